@@ -1,0 +1,4 @@
+import { apiHandler } from '../shared/api/handler';
+import { linkCreate } from '../shared/api/operations/link-create';
+
+export const handler = apiHandler(linkCreate);

@@ -1,0 +1,37 @@
+import middy from '@middy/core';
+import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
+import type { Context } from 'aws-lambda';
+import { AppError } from '../domain/errors';
+import { runtime } from '../runtime';
+import { apiKeyAuth } from './middleware/auth';
+import { apiEnvelope } from './middleware/envelope';
+import { apiVersion, bodyLimit, bracketParams, malformedBody } from './middleware/transport';
+import type { ApiEvent, ApiResult, Operation } from './types';
+
+/**
+ * The middy stack every API operation runs in. Order matters: the envelope wraps
+ * everything (its onError runs last), transport checks come before authentication, and
+ * the operation sees merged bracket parameters and the calling account.
+ */
+export function apiHandler(operation: Operation) {
+  const { accounts } = runtime();
+  return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(apiEnvelope())
+    .use(malformedBody())
+    .use(apiVersion())
+    .use(bodyLimit())
+    .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
+    .use(bracketParams())
+    .use(apiKeyAuth(accounts))
+    // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
+    .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>);
+}
+
+/** The handler for paths that name no operation: code 4 (module) or 5 (method). */
+export function unknownOperationHandler(kind: 'unknownModule' | 'unknownMethod', name: string) {
+  return middy<ApiEvent, ApiResult, Error, Context>()
+    .use(apiEnvelope())
+    .handler(async () => {
+      throw new AppError(kind, kind === 'unknownModule' ? `Unknown module: ${name}` : `Unknown method: ${name}`);
+    });
+}

@@ -1,0 +1,33 @@
+import * as v from 'valibot';
+import { AppError } from '../../domain/errors';
+import { fullLinkProblem } from '../../domain/links';
+import { runtime } from '../../runtime';
+import { isRecord, parseWith, text } from '../params';
+import type { Operation } from '../types';
+import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
+
+const shortLinkHost = new URL(runtime().config.shortLinkBase).host;
+
+const createSchema = v.object({
+  fullLink: v.pipe(
+    text('Full link is required'),
+    v.trim(),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const problem = dataset.typed ? fullLinkProblem(dataset.value, shortLinkHost) : undefined;
+      if (problem) addIssue({ message: problem });
+    }),
+  ),
+  status: v.optional(linkStatus),
+  expirationDate: v.optional(expirationDate),
+  comment: v.optional(comment),
+});
+
+/** Link/Create: `data[fullLink]` required; `data[status]`, `data[expirationDate]`, `data[comment]` optional. */
+export const linkCreate: Operation = async ({ params, account }) => {
+  if (params.data === undefined) throw new AppError('missingParameter', 'The data parameter is required');
+  if (!isRecord(params.data)) throw new AppError('invalid', 'data must carry fields such as data[fullLink]', { data: ['Expected fields'] });
+  const input = parseWith(createSchema, blankAsAbsent(params.data, ['status', 'expirationDate']));
+  const { links } = runtime();
+  const link = await links.create(account, input);
+  return { id: link.id, code: link.code, shortLink: links.shortLinkOf(link.code) };
+};

@@ -1,0 +1,26 @@
+import * as v from 'valibot';
+import { AppError } from '../../domain/errors';
+import { runtime } from '../../runtime';
+import { isGiven, isRecord, parseWith } from '../params';
+import type { Operation } from '../types';
+import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
+
+const updateSchema = v.object({
+  status: v.optional(linkStatus),
+  // Absent means "no longer expires" (interface spec §4.7), not "unchanged".
+  expirationDate: v.optional(expirationDate, ''),
+  comment: v.optional(comment),
+});
+
+/** Link/Update: `id` required; `data[status]`, `data[expirationDate]`, `data[comment]`. Returns the short link. */
+export const linkUpdate: Operation = async ({ params, account }) => {
+  if (!isGiven(params.id)) throw new AppError('missingParameter', 'The id parameter is required');
+  const id = typeof params.id === 'string' ? params.id.trim() : '';
+  if (!/^\d{1,15}$/.test(id)) throw new AppError('notFound', 'Link not found');
+  const data = params.data ?? {};
+  if (!isRecord(data)) throw new AppError('invalid', 'data must carry fields such as data[status]', { data: ['Expected fields'] });
+  const input = parseWith(updateSchema, blankAsAbsent(data, ['status']));
+  const { links } = runtime();
+  const link = await links.update(account, Number(id), { ...input, expirationDate: input.expirationDate ?? null });
+  return links.shortLinkOf(link.code);
+};

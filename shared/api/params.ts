@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import { AppError, type ErrorKind, type FieldErrors } from '../domain/errors';
+
+/**
+ * Building blocks for the valibot schemas beside each operation. Parameters arrive as
+ * strings, arrays and nested objects from PHP bracket syntax, so every schema starts
+ * from `unknown` and says in words what it wanted.
+ */
+
+export type Params = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A non-negative integer written in decimal digits, e.g. `"42"`. */
+export function integerText(message: string) {
+  return v.pipe(v.string(message), v.trim(), v.regex(/^\d{1,15}$/, message), v.transform(Number));
+}
+
+/** `0` or `1`. */
+export function flag(message: string) {
+  return v.pipe(v.string(message), v.trim(), v.picklist(['0', '1'], message), v.transform((value) => (value === '1' ? 1 : 0) as 0 | 1));
+}
+
+/** Free text; rejects what decoding could not read as UTF-8 (U+FFFD). */
+export function text(message: string) {
+  return v.pipe(v.string(message), v.check((value) => !value.includes('\ufffd'), `${message}: it is not valid UTF-8 text`));
+}
+
+/** `ASC` or `DESC`, in any letter case. */
+export const sortDirection = v.pipe(
+  v.string('Sort direction must be ASC or DESC'),
+  v.transform((value) => value.trim().toUpperCase()),
+  v.picklist(['ASC', 'DESC'], 'Sort direction must be ASC or DESC'),
+);
+
+/**
+ * A list of identifiers in any of the shapes clients send: `ids[]=1&ids[]=2`,
+ * `ids[0]=1&ids[1]=2` (both arrive as arrays or index-keyed objects), a comma-separated
+ * string `1,2`, or one scalar. Empty entries are dropped; each entry stays a string.
+ */
+export function listOf(value: unknown): string[] | undefined {
+  let entries: unknown[];
+  if (Array.isArray(value)) entries = value;
+  else if (isRecord(value)) entries = Object.values(value);
+  else if (typeof value === 'string') entries = value.split(',');
+  else return undefined;
+  if (entries.some((entry) => typeof entry !== 'string')) return undefined;
+  return (entries as string[]).map((entry) => entry.trim()).filter((entry) => entry !== '');
+}
+
+/** Parameter present with some content (PHP clients send `x=` for "not given"). */
+export function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== '';
+}
+
+/**
+ * Validates `input` with `schema`; on failure raises an AppError of `kind` whose fields
+ * map each offending parameter (its last name, without `data[...]`) to messages.
+ */
+export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, kind: ErrorKind = 'invalid'): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const fields: FieldErrors = {};
+  for (const issue of result.issues) {
+    const path = issue.path?.map((item) => String(item.key)) ?? [];
+    const field = path.at(-1) ?? 'request';
+    (fields[field] ??= []).push(issue.message);
+  }
+  throw new AppError(kind, result.issues[0].message, fields);
+}

@@ -1,0 +1,44 @@
+/**
+ * Settings every process reads from its environment, once, at start. Missing required
+ * settings fail here, at cold start, rather than on the first request.
+ */
+export interface Config {
+  tableName: string;
+  /** DynamoDB endpoint override (dynalite locally); unset on AWS. */
+  dynamoEndpoint: string | undefined;
+  region: string;
+  /** `{short_link_base}`: short links are `${shortLinkBase}/${code}`. */
+  shortLinkBase: string;
+  /** How long a container trusts what it read about an API key and its account. */
+  authCacheTtlMs: number;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const shortLinkBase = required(env, 'SHORT_LINK_BASE').replace(/\/+$/, '');
+  try {
+    new URL(shortLinkBase);
+  } catch {
+    throw new Error(`SHORT_LINK_BASE is not a URL: ${shortLinkBase}`);
+  }
+  return {
+    tableName: env.TABLE_NAME ?? 'shortsms',
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    shortLinkBase,
+    authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000),
+  };
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new Error(`Missing required setting ${name}`);
+  return value;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer: ${value}`);
+  return parsed;
+}

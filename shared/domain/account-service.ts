@@ -1,0 +1,153 @@
+import { ulid } from 'ulid';
+import {
+  DEFAULT_CURRENCY,
+  DEFAULT_TIME_ZONE,
+  apiKeyPrefix,
+  generateApiKey,
+  hashApiKey,
+  isApiKeyShaped,
+  isCurrencyCode,
+  type Account,
+  type AccountStatus,
+  type ApiKey,
+} from './accounts';
+import { AppError } from './errors';
+import type { IdSource } from './link-service';
+import { isValidTimeZone, type Clock } from './time';
+
+/** What account administration and authentication need from storage. */
+export interface AccountStore {
+  create(account: Account): Promise<void>;
+  get(id: number): Promise<Account | undefined>;
+  list(): Promise<Account[]>;
+  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status'>>): Promise<boolean>;
+}
+
+export interface ApiKeyStore {
+  create(hash: string, apiKey: ApiKey): Promise<boolean>;
+  findByHash(hash: string): Promise<ApiKey | undefined>;
+  listByAccount(accountId: number): Promise<(ApiKey & { hash: string })[]>;
+  revoke(hash: string, revokedAt: string): Promise<boolean>;
+}
+
+export interface AccountSettings {
+  name: string;
+  timeZone?: string;
+  currency?: string;
+}
+
+export class AccountService {
+  readonly #cache = new Map<string, { account: Account; until: number }>();
+
+  constructor(
+    private readonly deps: {
+      accounts: AccountStore;
+      apiKeys: ApiKeyStore;
+      ids: IdSource;
+      clock: Clock;
+      /** How long an authenticated key and its account are trusted without a read. */
+      authCacheTtlMs: number;
+    },
+  ) {}
+
+  async createAccount(settings: AccountSettings): Promise<Account> {
+    const account: Account = {
+      id: await this.deps.ids.next(),
+      name: settings.name,
+      timeZone: settings.timeZone ?? DEFAULT_TIME_ZONE,
+      currency: settings.currency ?? DEFAULT_CURRENCY,
+      status: 'active',
+      createdAt: this.deps.clock().toISOString(),
+    };
+    assertSettings(account);
+    await this.deps.accounts.create(account);
+    return account;
+  }
+
+  async getAccount(id: number): Promise<Account> {
+    const account = await this.deps.accounts.get(id);
+    if (!account) throw new AppError('notFound', `No account ${id}`);
+    return account;
+  }
+
+  listAccounts(): Promise<Account[]> {
+    return this.deps.accounts.list();
+  }
+
+  async updateAccount(id: number, changes: Partial<AccountSettings> & { status?: AccountStatus }): Promise<Account> {
+    const current = await this.getAccount(id);
+    assertSettings({ ...current, ...changes });
+    if (!(await this.deps.accounts.update(id, changes))) throw new AppError('notFound', `No account ${id}`);
+    return this.getAccount(id);
+  }
+
+  /**
+   * Issues a key for the account and returns it in clear, the only time it exists so:
+   * only its hash is stored. `fixedKey` lets scripts use a known key (DEMO_API_KEY).
+   */
+  async issueKey(accountId: number, fixedKey?: string): Promise<{ key: string; apiKey: ApiKey }> {
+    await this.getAccount(accountId);
+    const key = fixedKey ?? generateApiKey();
+    if (!isApiKeyShaped(key)) throw new AppError('invalid', 'An API key is 40 lowercase letters and digits');
+    const apiKey: ApiKey = {
+      keyId: ulid(),
+      accountId,
+      prefix: apiKeyPrefix(key),
+      createdAt: this.deps.clock().toISOString(),
+      revokedAt: null,
+    };
+    if (!(await this.deps.apiKeys.create(hashApiKey(key), apiKey))) throw new AppError('invalid', 'That API key is already in use');
+    return { key, apiKey };
+  }
+
+  async listKeys(accountId: number): Promise<ApiKey[]> {
+    return (await this.deps.apiKeys.listByAccount(accountId)).map(({ hash: _hash, ...apiKey }) => apiKey);
+  }
+
+  async revokeKey(accountId: number, keyId: string): Promise<void> {
+    const found = (await this.deps.apiKeys.listByAccount(accountId)).find((k) => k.keyId === keyId);
+    if (!found) throw new AppError('notFound', `Account ${accountId} has no key ${keyId}`);
+    if (!(await this.deps.apiKeys.revoke(found.hash, this.deps.clock().toISOString()))) {
+      throw new AppError('invalid', `Key ${keyId} is already revoked`);
+    }
+  }
+
+  /** Whether a key is already stored (for DEMO_API_KEY on restarts). */
+  async keyExists(key: string): Promise<boolean> {
+    return (await this.deps.apiKeys.findByHash(hashApiKey(key))) !== undefined;
+  }
+
+  /**
+   * The account behind an API key. Unknown and revoked keys fail alike (code 8); a
+   * blocked account fails with code 14. A container keeps the answer for a few seconds,
+   * so a revocation or block takes effect within authCacheTtlMs.
+   */
+  async authenticate(key: unknown): Promise<Account> {
+    if (typeof key !== 'string' || key === '') throw new AppError('unauthenticated', 'The apiKey parameter is required');
+    if (!isApiKeyShaped(key)) throw new AppError('unauthenticated', 'Invalid API key');
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    let account = this.#cache.get(hash);
+    if (!account || account.until <= now) {
+      const found = await this.#lookup(hash);
+      account = { account: found, until: now + this.deps.authCacheTtlMs };
+      if (this.deps.authCacheTtlMs > 0) this.#cache.set(hash, account);
+    }
+    if (account.account.status === 'blocked') throw new AppError('accountBlocked', 'The account is blocked');
+    return account.account;
+  }
+
+  async #lookup(hash: string): Promise<Account> {
+    const apiKey = await this.deps.apiKeys.findByHash(hash);
+    if (!apiKey || apiKey.revokedAt !== null) throw new AppError('unauthenticated', 'Invalid API key');
+    const account = await this.deps.accounts.get(apiKey.accountId);
+    if (!account) throw new AppError('unauthenticated', 'Invalid API key');
+    return account;
+  }
+}
+
+function assertSettings(account: Pick<Account, 'name' | 'timeZone' | 'currency'>): void {
+  if (account.name.trim() === '') throw new AppError('invalid', 'An account needs a name');
+  if (!isValidTimeZone(account.timeZone)) throw new AppError('invalid', `Unknown IANA time zone: ${account.timeZone}`);
+  if (!isCurrencyCode(account.currency)) throw new AppError('invalid', `Not an ISO 4217 currency code: ${account.currency}`);
+}

@@ -1,0 +1,57 @@
+import { createHash, randomInt } from 'node:crypto';
+
+export interface Account {
+  id: number;
+  name: string;
+  /** IANA zone; every time the account sends or reads is wall-clock time there. */
+  timeZone: string;
+  /** ISO 4217 code of the account's prices. */
+  currency: string;
+  status: AccountStatus;
+  createdAt: string;
+}
+
+export type AccountStatus = 'active' | 'blocked';
+
+export interface ApiKey {
+  keyId: string;
+  accountId: number;
+  /** The first characters of the key, so a person can tell keys apart. */
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+export const DEFAULT_CURRENCY = 'USD';
+export const API_KEY_LENGTH = 40;
+const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const KEY_PATTERN = new RegExp(`^[a-z0-9]{${API_KEY_LENGTH}}$`);
+const PREFIX_LENGTH = 6;
+
+/** A new API key: 40 lowercase alphanumerics from the system CSPRNG (about 206 bits). */
+export function generateApiKey(): string {
+  let key = '';
+  for (let i = 0; i < API_KEY_LENGTH; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  return key;
+}
+
+export function isApiKeyShaped(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/**
+ * Keys are stored only as this digest. A fast hash is enough here: keys are random and
+ * long, so there is no dictionary to try, unlike passwords.
+ */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, PREFIX_LENGTH);
+}
+
+export function isCurrencyCode(value: string): boolean {
+  return /^[A-Z]{3}$/.test(value);
+}

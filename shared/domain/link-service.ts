@@ -1,0 +1,234 @@
+import type { Account } from './accounts';
+import { AppError, invalidField } from './errors';
+import type { LinkCodec } from './link-code';
+import {
+  LINK_STATUS,
+  MODERATOR_STATUS,
+  RESERVED_CODES,
+  type Link,
+  type LinkStatus,
+  type ModeratorStatus,
+} from './links';
+import { page, sortBy, type Pagination, type SortOrder } from './paging';
+import { endOfLocalDay, localDate, type Clock } from './time';
+
+/** What the link service needs from storage; shared/store implements it. */
+export interface LinkStore {
+  create(link: Link): Promise<void>;
+  get(id: number, options?: { consistent?: boolean }): Promise<Link | undefined>;
+  update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined>;
+  delete(accountId: number, id: number): Promise<boolean>;
+  listByAccount(accountId: number): Promise<Link[]>;
+}
+
+export type LinkChanges = Partial<Pick<Link, 'status' | 'comment' | 'expirationDate' | 'expiresAt'>>;
+
+export interface IdSource {
+  next(): Promise<number>;
+}
+
+export interface NewLink {
+  fullLink: string;
+  status?: LinkStatus;
+  expirationDate?: string | null;
+  comment?: string | null;
+  campaignId?: number | null;
+  trackingCode?: string | null;
+}
+
+/** Link/Update: `expirationDate` null means "no longer expires"; other fields undefined mean unchanged. */
+export interface LinkUpdate {
+  status?: LinkStatus;
+  expirationDate: string | null;
+  comment?: string | null;
+}
+
+/** A link identified the way Link/Get allows: exactly one of these. */
+export type LinkRef = { id: number } | { code: string } | { shortLink: string };
+
+export type LinkSortField = 'createTs' | 'expirationDate' | 'clickCnt' | 'code' | 'fullLink';
+
+export interface LinkQuery {
+  status?: LinkStatus;
+  moderatorStatus?: ModeratorStatus;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** Case-insensitive substring of code, recipient tracking code or comment. */
+  query?: string;
+  sort: SortOrder<LinkSortField>;
+  pagination: Pagination;
+}
+
+export const MAX_DELETE_IDS = 1000;
+
+export interface LinkServiceDeps {
+  links: LinkStore;
+  ids: IdSource;
+  /** The code permutation; its secret lives in the table, so it arrives asynchronously once. */
+  codec: () => Promise<LinkCodec>;
+  /** `{short_link_base}` without a trailing slash. */
+  shortLinkBase: string;
+  clock: Clock;
+}
+
+export class LinkService {
+  constructor(private readonly deps: LinkServiceDeps) {}
+
+  shortLinkOf(code: string): string {
+    return `${this.deps.shortLinkBase}/${code}`;
+  }
+
+  async create(account: Account, input: NewLink): Promise<Link> {
+    const expirationDate = input.expirationDate ?? null;
+    this.#assertNotPast(account, expirationDate);
+    const codec = await this.deps.codec();
+    let id: number;
+    let code: string;
+    do {
+      id = await this.deps.ids.next();
+      code = codec.encode(id);
+    } while (RESERVED_CODES.has(code));
+    const link: Link = {
+      id,
+      accountId: account.id,
+      code,
+      fullLink: input.fullLink,
+      status: input.status ?? LINK_STATUS.active,
+      moderatorStatus: MODERATOR_STATUS.approved,
+      moderatorComment: null,
+      comment: input.comment ?? null,
+      expirationDate,
+      expiresAt: expiresAt(expirationDate, account.timeZone),
+      clickCnt: 0,
+      redirectCnt: 0,
+      createdAt: this.deps.clock().toISOString(),
+      campaignId: input.campaignId ?? null,
+      trackingCode: input.trackingCode ?? null,
+    };
+    await this.deps.links.create(link);
+    return link;
+  }
+
+  /** The account's link, or a not-found error for unknown links and other accounts' links alike. */
+  async get(account: Account, ref: LinkRef): Promise<Link> {
+    const id = await this.#idOf(ref);
+    const link = id === undefined ? undefined : await this.deps.links.get(id);
+    if (!link || link.accountId !== account.id) throw new AppError('notFound', 'Link not found');
+    return link;
+  }
+
+  /** The link behind a short-link code, whoever owns it (the redirect's read). */
+  async findByCode(code: string): Promise<Link | undefined> {
+    const id = (await this.deps.codec()).decode(code.toLowerCase());
+    if (id === undefined) return undefined;
+    const link = await this.deps.links.get(id, { consistent: false });
+    return link?.code === code.toLowerCase() ? link : undefined;
+  }
+
+  async update(account: Account, id: number, update: LinkUpdate): Promise<Link> {
+    this.#assertNotPast(account, update.expirationDate);
+    const updated = await this.deps.links.update(account.id, id, {
+      status: update.status,
+      comment: update.comment,
+      expirationDate: update.expirationDate,
+      expiresAt: expiresAt(update.expirationDate, account.timeZone),
+    });
+    if (!updated) throw new AppError('notFound', 'Link not found');
+    return updated;
+  }
+
+  /**
+   * Deletes the account's links among `ids` (as the client wrote them). Ids that are not
+   * integers, unknown, or another account's land in notProcessed.
+   */
+  async delete(account: Account, ids: string[]): Promise<{ processed: number[]; notProcessed: (number | string)[] }> {
+    if (ids.length > MAX_DELETE_IDS) throw new AppError('limit', `At most ${MAX_DELETE_IDS} ids can be deleted at once`);
+    const unique = [...new Set(ids)];
+    const outcomes = await mapLimited(unique, 16, async (raw) => {
+      const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+      const deleted = id !== undefined && (await this.deps.links.delete(account.id, id));
+      return { id: id ?? raw, deleted };
+    });
+    return {
+      processed: outcomes.filter((o) => o.deleted).map((o) => o.id as number),
+      notProcessed: outcomes.filter((o) => !o.deleted).map((o) => o.id),
+    };
+  }
+
+  /**
+   * Link/List. Reads the account's links from its index partition and filters, sorts and
+   * pages them in memory: every criterion and sort costs the same single Query, which
+   * reads all of the account's links (about 1 KB each, so 100,000 links ≈ 12 MB read).
+   */
+  async list(account: Account, query: LinkQuery): Promise<{ items: Link[]; totalItemCount: number }> {
+    const needle = query.query?.toLowerCase();
+    const matching = (await this.deps.links.listByAccount(account.id)).filter(
+      (link) =>
+        (query.status === undefined || link.status === query.status) &&
+        (query.moderatorStatus === undefined || link.moderatorStatus === query.moderatorStatus) &&
+        (query.createdFrom === undefined || Date.parse(link.createdAt) >= query.createdFrom.getTime()) &&
+        (query.createdTo === undefined || Date.parse(link.createdAt) <= query.createdTo.getTime()) &&
+        (needle === undefined ||
+          [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
+    );
+    const order: SortOrder<LinkSortField> = [...query.sort, { field: 'createTs', direction: 'DESC' }];
+    const sorted = sortBy(matching, order, (link, field) => sortValue(link, field));
+    return { items: page(sorted, query.pagination), totalItemCount: matching.length };
+  }
+
+  async #idOf(ref: LinkRef): Promise<number | undefined> {
+    if ('id' in ref) return ref.id;
+    const code = 'code' in ref ? ref.code : this.#codeOfShortLink(ref.shortLink);
+    if (code === undefined) return undefined;
+    return (await this.deps.codec()).decode(code.toLowerCase());
+  }
+
+  /** The code of a short link on our base, with or without its scheme; undefined otherwise. */
+  #codeOfShortLink(shortLink: string): string | undefined {
+    const withoutScheme = (url: string) => url.replace(/^[a-z]+:\/\//i, '').toLowerCase();
+    const base = withoutScheme(this.deps.shortLinkBase);
+    const candidate = withoutScheme(shortLink.trim()).replace(/[?#].*$/, '').replace(/\/+$/, '');
+    if (!candidate.startsWith(`${base}/`)) return undefined;
+    const code = candidate.slice(base.length + 1);
+    return code.includes('/') ? undefined : code;
+  }
+
+  #assertNotPast(account: Account, expirationDate: string | null | undefined): void {
+    if (expirationDate && expirationDate < localDate(this.deps.clock(), account.timeZone)) {
+      throw invalidField('expirationDate', 'Expiration date must not be in the past');
+    }
+  }
+}
+
+function expiresAt(expirationDate: string | null, timeZone: string): string | null {
+  return expirationDate === null ? null : endOfLocalDay(expirationDate, timeZone).toISOString();
+}
+
+function sortValue(link: Link, field: LinkSortField): string | number | null {
+  switch (field) {
+    case 'createTs':
+      return `${link.createdAt}#${String(link.id).padStart(15, '0')}`;
+    case 'expirationDate':
+      return link.expirationDate;
+    case 'clickCnt':
+      return link.clickCnt;
+    case 'code':
+      return link.code;
+    case 'fullLink':
+      return link.fullLink;
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` in flight, keeping input order. */
+async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}

@@ -1,0 +1,80 @@
+import validator from 'validator';
+
+/** A short link as the domain knows it. Times are UTC instants. */
+export interface Link {
+  id: number;
+  accountId: number;
+  code: string;
+  fullLink: string;
+  status: LinkStatus;
+  moderatorStatus: ModeratorStatus;
+  moderatorComment: string | null;
+  comment: string | null;
+  /** Last valid calendar day in the account's zone, `YYYY-MM-DD`. */
+  expirationDate: string | null;
+  /** The instant the link stops working: end of expirationDate in the account's zone. */
+  expiresAt: string | null;
+  clickCnt: number;
+  redirectCnt: number;
+  createdAt: string;
+  /** Set on links made by SMS link shortening: the campaign and message they belong to. */
+  campaignId: number | null;
+  trackingCode: string | null;
+}
+
+export type LinkStatus = 0 | 1;
+export type ModeratorStatus = 0 | 1;
+
+export const LINK_STATUS = { inactive: 0, active: 1 } as const;
+export const MODERATOR_STATUS = { blocked: 0, approved: 1 } as const;
+
+export const MAX_FULL_LINK_LENGTH = 2000;
+export const MAX_COMMENT_LENGTH = 255;
+
+/** What a redirect does with a link right now. */
+export type LinkVerdict = 'redirect' | 'inactive' | 'blocked' | 'expired';
+
+export function linkVerdict(link: Pick<Link, 'status' | 'moderatorStatus' | 'expiresAt'>, now: Date): LinkVerdict {
+  if (link.moderatorStatus === MODERATOR_STATUS.blocked) return 'blocked';
+  if (link.status === LINK_STATUS.inactive) return 'inactive';
+  if (link.expiresAt !== null && now.getTime() > Date.parse(link.expiresAt)) return 'expired';
+  return 'redirect';
+}
+
+/** Where a visitor is sent: fullLink as given, with `http://` when it came without a scheme. */
+export function redirectTarget(fullLink: string): string {
+  return HAS_HTTP_SCHEME.test(fullLink) ? fullLink : `http://${fullLink.replace(/^\/\//, '')}`;
+}
+
+const HAS_HTTP_SCHEME = /^https?:\/\//i;
+/** `name:` at the start; `host:8080` is a port, not a scheme. */
+const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
+
+/**
+ * Checks a URL to shorten and returns the problem in words, or undefined when it is fine.
+ * Accepted: http(s) URLs, with or without the scheme, whose host is a domain name with a
+ * top-level domain or an IP address. Rejected: other schemes (javascript:, data:, file:…),
+ * credentials in the URL, and links to the short-link host itself (redirect loops).
+ */
+export function fullLinkProblem(fullLink: string, shortLinkHost: string): string | undefined {
+  if (fullLink.length === 0) return 'Full link is required';
+  if (fullLink.length > MAX_FULL_LINK_LENGTH) return `Full link must be at most ${MAX_FULL_LINK_LENGTH} characters`;
+  if (/[\s\u0000-\u001f\u007f\ufffd]/.test(fullLink)) return 'Full link must not contain spaces or control characters';
+  const scheme = SCHEME_PREFIX.exec(fullLink)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return `Links with the ${scheme}: scheme are not allowed`;
+  let url: URL;
+  try {
+    url = new URL(redirectTarget(fullLink));
+  } catch {
+    return 'Invalid URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'Links with credentials are not allowed';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const isIp = validator.isIP(host);
+  if (!isIp && !validator.isFQDN(host, { require_tld: true, allow_underscores: true })) return 'Invalid URL';
+  if (url.host.toLowerCase() === shortLinkHost.toLowerCase()) return 'Links to the short-link domain are not allowed';
+  return undefined;
+}
+
+/** Codes that would shadow the local runtime's own paths (/health, /service/…). */
+export const RESERVED_CODES: ReadonlySet<string> = new Set(['health', 'service']);

@@ -1,0 +1,72 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { runtime, type Runtime } from '../runtime';
+import { ensureDemoAccount, type DemoAccount } from './bootstrap';
+import { ensureTable, startDynalite } from './dynalite';
+import { startHttpServer } from './server';
+
+export interface LocalOptions {
+  port: number;
+  /** LevelDB directory; undefined keeps everything in memory (tests). */
+  dataDir?: string;
+  shortLinkBase?: string;
+  demoApiKey?: string;
+  tableName?: string;
+}
+
+export interface LocalService {
+  baseUrl: string;
+  port: number;
+  dynamoEndpoint: string;
+  demo: DemoAccount;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/** The file through which the admin CLI finds a running local service's DynamoDB endpoint. */
+export const ENDPOINT_FILE = 'dynamodb-endpoint';
+
+/**
+ * The whole service on one machine: dynalite on a loopback port, then one HTTP server
+ * for the API, short links and /health. Handlers read their settings from the
+ * environment exactly as on Lambda, so this sets those first.
+ */
+export async function startLocal(options: LocalOptions): Promise<LocalService> {
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const dynamo = await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  const tableName = options.tableName ?? 'shortsms';
+  let http: { server: Server; port: number } | undefined;
+  try {
+    await ensureTable(dynamo.endpoint, tableName);
+    http = await startHttpServer({ port: options.port });
+    const baseUrl = `http://127.0.0.1:${http.port}`;
+    process.env.TABLE_NAME = tableName;
+    process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+    process.env.SHORT_LINK_BASE = options.shortLinkBase ?? baseUrl;
+    process.env.AWS_REGION ??= 'us-east-1';
+    const rt = runtime();
+    const demo = await ensureDemoAccount(rt, options.demoApiKey);
+    const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
+    if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
+    const server = http.server;
+    return {
+      baseUrl,
+      port: http.port,
+      dynamoEndpoint: dynamo.endpoint,
+      demo,
+      runtime: rt,
+      async close() {
+        if (endpointFile) rmSync(endpointFile, { force: true });
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        rt.store.db.destroy();
+        await dynamo.close();
+      },
+    };
+  } catch (error) {
+    http?.server.close();
+    await dynamo.close();
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export interface StoreSettings {
+  tableName: string;
+  region: string;
+  /** Set for dynalite; unset on AWS. */
+  dynamoEndpoint?: string | undefined;
+}
+
+/** The table name and a document client: what every repository is built on. */
+export interface Store {
+  tableName: string;
+  db: DynamoDBDocumentClient;
+}
+
+export function createStore(settings: StoreSettings): Store {
+  const local = settings.dynamoEndpoint !== undefined;
+  const client = new DynamoDBClient({
+    region: settings.region,
+    ...(local
+      ? {
+          endpoint: settings.dynamoEndpoint,
+          // dynalite accepts any credentials; fixed ones keep the SDK from searching for some.
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+        }
+      : {}),
+    maxAttempts: 3,
+  });
+  const db = DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return { tableName: settings.tableName, db };
+}
