@@ -1,5 +1,9 @@
 import { startLocal } from '../shared/local/runtime';
 
+// The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
+// lockfile pins today's releases, so locally the notice is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 /**
  * `npm start`: the local runtime on its embedded defaults.
  *   PORT (8080), DATA_DIR (./.data), SHORT_LINK_BASE (http://127.0.0.1:<PORT>),

@@ -19,6 +19,7 @@ export interface LinkStore {
   update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined>;
   delete(accountId: number, id: number): Promise<boolean>;
   listByAccount(accountId: number): Promise<Link[]>;
+  moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined>;
 }
 
 export type LinkChanges = Partial<Pick<Link, 'status' | 'comment' | 'expirationDate' | 'expiresAt'>>;
@@ -174,6 +175,13 @@ export class LinkService {
     const order: SortOrder<LinkSortField> = [...query.sort, { field: 'createTs', direction: 'DESC' }];
     const sorted = sortBy(matching, order, (link, field) => sortValue(link, field));
     return { items: page(sorted, query.pagination), totalItemCount: matching.length };
+  }
+
+  /** An administrator blocks (0) or approves (1) any account's link, with an optional comment. */
+  async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link> {
+    const link = await this.deps.links.moderate(id, moderatorStatus, moderatorComment);
+    if (!link) throw new AppError('notFound', `No link ${id}`);
+    return link;
   }
 
   async #idOf(ref: LinkRef): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { LinkChanges, LinkStore } from '../domain/link-service';
-import type { Link } from '../domain/links';
+import type { Link, ModeratorStatus } from '../domain/links';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
@@ -83,6 +83,30 @@ export class LinksRepository implements LinkStore {
         }),
       ),
     );
+  }
+
+  async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined> {
+    let updated: Link | undefined;
+    await conditionally(async () => {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.link(id),
+          UpdateExpression:
+            moderatorComment === null
+              ? 'SET moderatorStatus = :moderatorStatus REMOVE moderatorComment'
+              : 'SET moderatorStatus = :moderatorStatus, moderatorComment = :moderatorComment',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: {
+            ':moderatorStatus': moderatorStatus,
+            ...(moderatorComment === null ? {} : { ':moderatorComment': moderatorComment }),
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = fromItem(result.Attributes!);
+    });
+    return updated;
   }
 
   /**

@@ -1,0 +1,163 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppError } from '../shared/domain/errors';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
+import { ensureTable, startDynalite } from '../shared/local/dynalite';
+import { createRuntime, type Runtime } from '../shared/runtime';
+import { readConfig } from '../shared/config';
+
+// The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
+// lockfile pins today's releases, so locally the notice is noise.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+/**
+ * The admin CLI: accounts, API keys and link moderation, straight on the store.
+ *
+ * Where the store is: DYNAMODB_ENDPOINT if set; with --aws, DynamoDB itself (TABLE_NAME,
+ * AWS_REGION and the usual AWS credentials); otherwise the local data directory
+ * (DATA_DIR, default ./.data): through the running local service's dynalite if there is
+ * one, else by opening the directory itself.
+ */
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+  account create --name NAME [--time-zone ZONE] [--currency CODE]
+  account list
+  account show ID
+  account update ID [--name NAME] [--time-zone ZONE] [--currency CODE]
+  account block ID | account unblock ID
+  key issue ACCOUNT_ID          prints the new key once; only its hash is stored
+  key list ACCOUNT_ID
+  key revoke ACCOUNT_ID KEY_ID
+  link block LINK_ID [--comment TEXT]     moderator block (redirect answers 451)
+  link approve LINK_ID [--comment TEXT]
+
+Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    'time-zone': { type: 'string' },
+    currency: { type: 'string' },
+    comment: { type: 'string' },
+    aws: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+async function main(): Promise<number> {
+  const [group, command, ...args] = positionals;
+  if (values.help || !group || !command) {
+    console.log(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const connection = await connect();
+  try {
+    await run(connection.runtime, group, command, args);
+    return 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function run(rt: Runtime, group: string, command: string, args: string[]): Promise<void> {
+  const id = (position: number, what: string) => {
+    const value = args[position];
+    if (!value || !/^\d+$/.test(value)) throw new AppError('invalid', `Expected ${what} (a number)`);
+    return Number(value);
+  };
+  const print = (human: string, data: unknown) => console.log(values.json ? JSON.stringify(data, null, 2) : human);
+  const settings = () => ({ name: values.name, timeZone: values['time-zone'], currency: values.currency?.toUpperCase() });
+
+  switch (`${group} ${command}`) {
+    case 'account create': {
+      if (!values.name) throw new AppError('invalid', 'account create needs --name');
+      const account = await rt.accounts.createAccount({ ...settings(), name: values.name });
+      return print(`Account ${account.id} created (${account.timeZone}, ${account.currency})`, account);
+    }
+    case 'account list': {
+      const accounts = await rt.accounts.listAccounts();
+      return print(accounts.map((a) => `${a.id}\t${a.status}\t${a.timeZone}\t${a.currency}\t${a.name}`).join('\n') || 'No accounts', accounts);
+    }
+    case 'account show': {
+      const account = await rt.accounts.getAccount(id(0, 'an account id'));
+      return print(JSON.stringify(account, null, 2), account);
+    }
+    case 'account update': {
+      const account = await rt.accounts.updateAccount(id(0, 'an account id'), settings());
+      return print(`Account ${account.id} updated`, account);
+    }
+    case 'account block':
+    case 'account unblock': {
+      const account = await rt.accounts.updateAccount(id(0, 'an account id'), { status: command === 'block' ? 'blocked' : 'active' });
+      return print(`Account ${account.id} is ${account.status}`, account);
+    }
+    case 'key issue': {
+      const { key, apiKey } = await rt.accounts.issueKey(id(0, 'an account id'));
+      return print(`API key ${key} (key id ${apiKey.keyId}); it is shown only now`, { ...apiKey, key });
+    }
+    case 'key list': {
+      const keys = await rt.accounts.listKeys(id(0, 'an account id'));
+      return print(
+        keys.map((k) => `${k.keyId}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}\t${k.createdAt}`).join('\n') || 'No keys',
+        keys,
+      );
+    }
+    case 'key revoke': {
+      const keyId = args[1];
+      if (!keyId) throw new AppError('invalid', 'key revoke needs ACCOUNT_ID KEY_ID');
+      await rt.accounts.revokeKey(id(0, 'an account id'), keyId);
+      return print(`Key ${keyId} revoked`, { keyId, revoked: true });
+    }
+    case 'link block':
+    case 'link approve': {
+      const link = await rt.links.moderate(id(0, 'a link id'), command === 'block' ? 0 : 1, values.comment ?? null);
+      return print(`Link ${link.id} is ${link.moderatorStatus === 0 ? 'blocked' : 'approved'}`, link);
+    }
+    default:
+      throw new AppError('invalid', `Unknown command: ${group} ${command}\n\n${USAGE}`);
+  }
+}
+
+async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> {
+  const base = { SHORT_LINK_BASE: process.env.SHORT_LINK_BASE ?? 'http://127.0.0.1:8080', AUTH_CACHE_TTL_MS: '0' };
+  if (values.aws || process.env.DYNAMODB_ENDPOINT) {
+    const rt = createRuntime(readConfig({ ...process.env, ...base }));
+    return { runtime: rt, close: async () => rt.store.db.destroy() };
+  }
+  const dataDir = process.env.DATA_DIR || '.data';
+  const tableName = process.env.TABLE_NAME ?? 'shortsms';
+  const endpointFile = join(dataDir, ENDPOINT_FILE);
+  let endpoint = existsSync(endpointFile) ? readFileSync(endpointFile, 'utf8').trim() : undefined;
+  if (endpoint && !(await reachable(endpoint))) endpoint = undefined;
+  const own = endpoint ? undefined : await startDynalite({ path: join(dataDir, 'dynamodb') });
+  endpoint ??= own!.endpoint;
+  await ensureTable(endpoint, tableName);
+  const rt = createRuntime(readConfig({ ...process.env, ...base, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint }));
+  return {
+    runtime: rt,
+    close: async () => {
+      rt.store.db.destroy();
+      await own?.close();
+    },
+  };
+}
+
+async function reachable(endpoint: string): Promise<boolean> {
+  try {
+    await fetch(endpoint, { signal: AbortSignal.timeout(1000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof AppError ? `Error: ${error.message}` : error);
+    process.exit(1);
+  },
+);
