@@ -64,7 +64,11 @@ export class ApiKeysRepository {
             ...keys.apiKey(hash),
             ...keys.apiKeyIndex(apiKey.accountId, apiKey.keyId),
             entity: 'ApiKey',
-            ...apiKey,
+            keyId: apiKey.keyId,
+            accountId: apiKey.accountId,
+            prefix: apiKey.prefix,
+            createdAt: apiKey.createdAt,
+            // revokedAt stays absent until a revocation sets it (the revoke condition relies on that).
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),

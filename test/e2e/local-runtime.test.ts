@@ -1,0 +1,102 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formBody } from '../support/local-service';
+
+/**
+ * The real `npm start` entry (bin/serve.ts) as a separate process: ready line, /health,
+ * the demo key, persistence across restarts, and the admin CLI beside it.
+ */
+const ROOT = join(__dirname, '..', '..');
+const DEMO_KEY = 'demo0000000000000000000000000000000key01';
+
+function startServer(dataDir: string): Promise<{ child: ChildProcess; output: string[]; baseUrl: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, SHORT_LINK_BASE: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`No ready line: ${output.join('')}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const ready = /Ready: API (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ child, output, baseUrl: ready[1]! });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`Server exited with ${code}: ${output.join('')}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+    child.kill('SIGTERM');
+  });
+}
+
+function admin(dataDir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('local runtime (bin/serve.ts)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shortsms-'));
+  const running: ChildProcess[] = [];
+
+  afterAll(async () => {
+    await Promise.all(running.map(stop));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts, serves /health and the API with DEMO_API_KEY, keeps data across a restart, and works with the admin CLI', async () => {
+    // Act: first start
+    const first = await startServer(dataDir);
+    running.push(first.child);
+
+    // Assess: the demo key is printed once, health answers, the API works
+    expect(first.output.join('')).toContain(`API key ${DEMO_KEY}`);
+    expect((await fetch(`${first.baseUrl}/health`)).status).toBe(200);
+    const created = await fetch(`${first.baseUrl}/service/Link/Create?apiKey=${DEMO_KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: formBody({ 'data[fullLink]': 'https://example.com/persist' }),
+    }).then((r) => r.json());
+    expect(created.code).toBe(0);
+
+    // The admin CLI reaches the running service's store through its endpoint file.
+    const made = admin(dataDir, 'account', 'create', '--name', 'Second', '--time-zone', 'Asia/Tashkent');
+    expect(made.stderr).toBe('');
+    expect(made.stdout).toMatch(/^Account \d+ created \(Asia\/Tashkent, USD\)/);
+    const issued = admin(dataDir, 'key', 'issue', made.stdout.match(/Account (\d+)/)![1]!);
+    const key = /API key ([a-z0-9]{40})/.exec(issued.stdout)![1]!;
+    const asSecond = await fetch(`${first.baseUrl}/service/Link/Get?apiKey=${key}&id=${created.data.id}`).then((r) => r.json());
+    expect(asSecond.code).toBe(2);
+
+    // Stop: exits cleanly and removes its endpoint file
+    expect(await stop(first.child)).toBe(0);
+    expect(existsSync(join(dataDir, 'dynamodb-endpoint'))).toBe(false);
+
+    // The admin CLI also works on the data directory while nothing runs.
+    expect(admin(dataDir, 'account', 'list').stdout).toContain('Second');
+
+    // Second start: same data, no key printed again
+    const second = await startServer(dataDir);
+    running.push(second.child);
+    expect(second.output.join('')).not.toContain('API key');
+    const got = await fetch(`${second.baseUrl}/service/link/get?apiKey=${DEMO_KEY}&id=${created.data.id}`).then((r) => r.json());
+    expect(got).toMatchObject({ code: 0, data: { fullLink: 'https://example.com/persist', code: created.data.code } });
+  });
+});

@@ -1,0 +1,18 @@
+import { createStore, type Store } from '../../shared/store/client';
+import { ensureTable, startDynalite, type LocalDynamo } from '../../shared/local/dynalite';
+
+/** An in-memory dynalite with the service's table, and a store on it. */
+export async function startTestStore(): Promise<{ store: Store; dynamo: LocalDynamo; close(): Promise<void> }> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+  const dynamo = await startDynalite();
+  await ensureTable(dynamo.endpoint, 'test');
+  const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
+  return {
+    store,
+    dynamo,
+    async close() {
+      store.db.destroy();
+      await dynamo.close();
+    },
+  };
+}

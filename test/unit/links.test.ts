@@ -1,0 +1,61 @@
+import { fullLinkProblem, linkVerdict, redirectTarget } from '../../shared/domain/links';
+
+describe('fullLinkProblem', () => {
+  const host = 'sho.rt';
+
+  it.each([
+    'https://example.com/offer?x=1#top',
+    'http://example.com',
+    'www.example.com',
+    'example.com/path',
+    'example.com:8080/x',
+    '//example.com/a',
+    'https://пример.рф/путь',
+    'HTTPS://EXAMPLE.COM',
+    'http://192.0.2.10:8080/x',
+    'http://[2001:db8::1]/',
+  ])('accepts %s', (url) => {
+    expect(fullLinkProblem(url, host)).toBeUndefined();
+  });
+
+  it.each([
+    ['', 'Full link is required'],
+    ['javascript:alert(1)', 'Links with the javascript: scheme are not allowed'],
+    ['data:text/html,hi', 'Links with the data: scheme are not allowed'],
+    ['file:///etc/passwd', 'Links with the file: scheme are not allowed'],
+    ['ftp://example.com', 'Links with the ftp: scheme are not allowed'],
+    ['http://user:secret@example.com', 'Links with credentials are not allowed'],
+    ['https://sho.rt/abcd', 'Links to the short-link domain are not allowed'],
+    ['SHO.RT/abcd', 'Links to the short-link domain are not allowed'],
+    ['localhost:8080', 'Invalid URL'],
+    ['example', 'Invalid URL'],
+    ['http://exa mple.com', 'Full link must not contain spaces or control characters'],
+    [`https://example.com/${'a'.repeat(2000)}`, 'Full link must be at most 2000 characters'],
+  ])('rejects %j', (url, problem) => {
+    expect(fullLinkProblem(url, host)).toBe(problem);
+  });
+});
+
+describe('redirectTarget', () => {
+  it('adds http:// to links given without a scheme and keeps the rest', () => {
+    expect(redirectTarget('www.example.com/a?b=1')).toBe('http://www.example.com/a?b=1');
+    expect(redirectTarget('//example.com/a')).toBe('http://example.com/a');
+    expect(redirectTarget('HTTPS://example.com')).toBe('HTTPS://example.com');
+  });
+});
+
+describe('linkVerdict', () => {
+  const now = new Date('2026-11-22T12:00:00Z');
+  const active = { status: 1 as const, moderatorStatus: 1 as const, expiresAt: null };
+
+  it('redirects an active, approved, unexpired link', () => {
+    expect(linkVerdict(active, now)).toBe('redirect');
+    expect(linkVerdict({ ...active, expiresAt: '2026-11-22T12:00:00.000Z' }, now)).toBe('redirect');
+  });
+
+  it('puts a moderator block before the user status, and both before expiry', () => {
+    expect(linkVerdict({ status: 0, moderatorStatus: 0, expiresAt: '2000-01-01T00:00:00Z' }, now)).toBe('blocked');
+    expect(linkVerdict({ status: 0, moderatorStatus: 1, expiresAt: '2000-01-01T00:00:00Z' }, now)).toBe('inactive');
+    expect(linkVerdict({ ...active, expiresAt: '2026-11-22T11:59:59.999Z' }, now)).toBe('expired');
+  });
+});
