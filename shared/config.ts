@@ -7,19 +7,18 @@ export interface Config {
   /** DynamoDB endpoint override (dynalite locally); unset on AWS. */
   dynamoEndpoint: string | undefined;
   region: string;
-  /** `{short_link_base}`: short links are `${shortLinkBase}/${code}`. */
-  shortLinkBase: string;
+  /**
+   * `{short_link_base}`: short links are `${shortLinkBase}/${code}`. Every API function
+   * needs it (apiHandler refuses to start without); the redirect does not.
+   */
+  shortLinkBase: string | undefined;
   /** How long a container trusts what it read about an API key and its account. */
   authCacheTtlMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const shortLinkBase = required(env, 'SHORT_LINK_BASE').replace(/\/+$/, '');
-  try {
-    new URL(shortLinkBase);
-  } catch {
-    throw new Error(`SHORT_LINK_BASE is not a URL: ${shortLinkBase}`);
-  }
+  const shortLinkBase = env.SHORT_LINK_BASE ? env.SHORT_LINK_BASE.replace(/\/+$/, '') : undefined;
+  if (shortLinkBase !== undefined && !URL.canParse(shortLinkBase)) throw new Error(`SHORT_LINK_BASE is not a URL: ${shortLinkBase}`);
   return {
     tableName: env.TABLE_NAME ?? 'shortsms',
     dynamoEndpoint: env.DYNAMODB_ENDPOINT || undefined,
@@ -29,10 +28,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function required(env: NodeJS.ProcessEnv, name: string): string {
-  const value = env[name];
-  if (!value) throw new Error(`Missing required setting ${name}`);
-  return value;
+/** The short-link base, for processes that build short links; a clear failure at cold start otherwise. */
+export function requireShortLinkBase(config: Config): string {
+  if (config.shortLinkBase === undefined) throw new Error('Missing required setting SHORT_LINK_BASE');
+  return config.shortLinkBase;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

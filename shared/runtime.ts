@@ -34,6 +34,14 @@ export function createRuntime(config: Config): Runtime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   let codec: Promise<LinkCodec> | undefined;
+  /** Read-only callers look the secret up until it exists, then keep it like everyone else. */
+  const readCodec = async (): Promise<LinkCodec | undefined> => {
+    if (codec) return codec;
+    const secret = await settings.existingLinkCodeSecret();
+    if (secret === undefined) return undefined;
+    codec ??= Promise.resolve(new LinkCodec(secret));
+    return codec;
+  };
   const self: Runtime = {
     config,
     store,
@@ -49,7 +57,8 @@ export function createRuntime(config: Config): Runtime {
     links: new LinkService({
       links: new LinksRepository(store),
       ids: new IdAllocator(store, 'link'),
-      codec: () => {
+      codec: (purpose) => {
+        if (purpose === 'read') return readCodec();
         codec ??= settings.linkCodeSecret().then((secret) => new LinkCodec(secret));
         // A failed read must not stick: the next call tries again.
         codec.catch(() => (codec = undefined));

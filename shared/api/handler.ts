@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../domain/errors';
+import { requireShortLinkBase } from '../config';
 import { runtime } from '../runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
@@ -14,7 +15,8 @@ import type { ApiEvent, ApiResult, Operation } from './types';
  * the operation sees merged bracket parameters and the calling account.
  */
 export function apiHandler(operation: Operation) {
-  const { accounts } = runtime();
+  const { accounts, config } = runtime();
+  requireShortLinkBase(config);
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(apiEnvelope())
     .use(malformedBody())

@@ -65,10 +65,14 @@ export const MAX_DELETE_IDS = 1000;
 export interface LinkServiceDeps {
   links: LinkStore;
   ids: IdSource;
-  /** The code permutation; its secret lives in the table, so it arrives asynchronously once. */
-  codec: () => Promise<LinkCodec>;
-  /** `{short_link_base}` without a trailing slash. */
-  shortLinkBase: string;
+  /**
+   * The code permutation; its secret lives in the table, so it arrives asynchronously.
+   * `issue` creates the secret on first use; `read` never writes (read-only functions)
+   * and yields undefined while no secret exists, that is, while no link exists.
+   */
+  codec: (purpose: 'issue' | 'read') => Promise<LinkCodec | undefined>;
+  /** `{short_link_base}` without a trailing slash; unset where no short link is built. */
+  shortLinkBase: string | undefined;
   clock: Clock;
 }
 
@@ -76,13 +80,14 @@ export class LinkService {
   constructor(private readonly deps: LinkServiceDeps) {}
 
   shortLinkOf(code: string): string {
+    if (this.deps.shortLinkBase === undefined) throw new Error('Missing required setting SHORT_LINK_BASE');
     return `${this.deps.shortLinkBase}/${code}`;
   }
 
   async create(account: Account, input: NewLink): Promise<Link> {
     const expirationDate = input.expirationDate ?? null;
     this.#assertNotPast(account, expirationDate);
-    const codec = await this.deps.codec();
+    const codec = (await this.deps.codec('issue'))!;
     let id: number;
     let code: string;
     do {
@@ -120,7 +125,7 @@ export class LinkService {
 
   /** The link behind a short-link code, whoever owns it (the redirect's read). */
   async findByCode(code: string): Promise<Link | undefined> {
-    const id = (await this.deps.codec()).decode(code.toLowerCase());
+    const id = (await this.deps.codec('read'))?.decode(code.toLowerCase());
     if (id === undefined) return undefined;
     const link = await this.deps.links.get(id, { consistent: false });
     return link?.code === code.toLowerCase() ? link : undefined;
@@ -188,13 +193,13 @@ export class LinkService {
     if ('id' in ref) return ref.id;
     const code = 'code' in ref ? ref.code : this.#codeOfShortLink(ref.shortLink);
     if (code === undefined) return undefined;
-    return (await this.deps.codec()).decode(code.toLowerCase());
+    return (await this.deps.codec('read'))?.decode(code.toLowerCase());
   }
 
   /** The code of a short link on our base, with or without its scheme; undefined otherwise. */
   #codeOfShortLink(shortLink: string): string | undefined {
     const withoutScheme = (url: string) => url.replace(/^[a-z]+:\/\//i, '').toLowerCase();
-    const base = withoutScheme(this.deps.shortLinkBase);
+    const base = withoutScheme(this.shortLinkOf('')).replace(/\/$/, '');
     const candidate = withoutScheme(shortLink.trim()).replace(/[?#].*$/, '').replace(/\/+$/, '');
     if (!candidate.startsWith(`${base}/`)) return undefined;
     const code = candidate.slice(base.length + 1);

@@ -8,6 +8,11 @@ import { keys } from './keys';
 export class SettingsRepository {
   constructor(private readonly store: Store) {}
 
+  /** The secret behind short-link codes if it exists yet; never writes. */
+  existingLinkCodeSecret(): Promise<string | undefined> {
+    return this.#get('link-code-secret');
+  }
+
   /**
    * The secret behind short-link codes. Created once, by whichever process asks first
    * (a conditional put settles races); it must never change, or every code would move.

@@ -73,7 +73,7 @@ describe('local runtime (bin/serve.ts)', () => {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: formBody({ 'data[fullLink]': 'https://example.com/persist' }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     expect(created.code).toBe(0);
 
     // The admin CLI reaches the running service's store through its endpoint file.
@@ -82,7 +82,7 @@ describe('local runtime (bin/serve.ts)', () => {
     expect(made.stdout).toMatch(/^Account \d+ created \(Asia\/Tashkent, USD\)/);
     const issued = admin(dataDir, 'key', 'issue', made.stdout.match(/Account (\d+)/)![1]!);
     const key = /API key ([a-z0-9]{40})/.exec(issued.stdout)![1]!;
-    const asSecond = await fetch(`${first.baseUrl}/service/Link/Get?apiKey=${key}&id=${created.data.id}`).then((r) => r.json());
+    const asSecond = await fetch(`${first.baseUrl}/service/Link/Get?apiKey=${key}&id=${created.data.id}`).then((r) => r.json() as Promise<any>);
     expect(asSecond.code).toBe(2);
 
     // Stop: exits cleanly and removes its endpoint file
@@ -96,7 +96,7 @@ describe('local runtime (bin/serve.ts)', () => {
     const second = await startServer(dataDir);
     running.push(second.child);
     expect(second.output.join('')).not.toContain('API key');
-    const got = await fetch(`${second.baseUrl}/service/link/get?apiKey=${DEMO_KEY}&id=${created.data.id}`).then((r) => r.json());
+    const got = await fetch(`${second.baseUrl}/service/link/get?apiKey=${DEMO_KEY}&id=${created.data.id}`).then((r) => r.json() as Promise<any>);
     expect(got).toMatchObject({ code: 0, data: { fullLink: 'https://example.com/persist', code: created.data.code } });
   });
 });

@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { AppError } from '../../domain/errors';
 import { fullLinkProblem } from '../../domain/links';
+import { requireShortLinkBase } from '../../config';
 import { runtime } from '../../runtime';
 import { isRecord, parseWith, text } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
 
-const shortLinkHost = new URL(runtime().config.shortLinkBase).host;
+const shortLinkHost = new URL(requireShortLinkBase(runtime().config)).host;
 
 const createSchema = v.object({
   fullLink: v.pipe(

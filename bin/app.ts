@@ -1,0 +1,28 @@
+import { App } from 'aws-cdk-lib';
+import { fileURLToPath } from 'node:url';
+import { ServiceStack } from '../lib/service-stack';
+
+/**
+ * The CDK app. Optional context, e.g. `cdk deploy -c shortDomain=go.example.com
+ * -c shortDomainCertificateArn=arn:aws:acm:us-east-1:…`, serves short links on a
+ * domain of one's own.
+ */
+const app = new App();
+const shortDomain = context(app, 'shortDomain');
+const certificateArn = context(app, 'shortDomainCertificateArn');
+if (Boolean(shortDomain) !== Boolean(certificateArn)) {
+  throw new Error('shortDomain and shortDomainCertificateArn go together: CloudFront needs the certificate for the name');
+}
+
+new ServiceStack(app, 'Shortsms', {
+  description: 'shortsms: short links and SMS',
+  projectRoot: fileURLToPath(new URL('..', import.meta.url)),
+  ...(shortDomain && certificateArn && { shortDomain: { name: shortDomain, certificateArn } }),
+});
+
+function context(app: App, key: string): string | undefined {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`Context ${key} must be a string`);
+  return value;
+}

@@ -1,0 +1,63 @@
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import { allOperations, type OperationHandler } from '../shared/api/routes';
+import { ServiceFunction, type ServiceFunctionDefaults, type TableAccess } from './service-function';
+
+/**
+ * Least privilege per operation. Keyed by every handler, so a new operation does not
+ * type-check until its access is decided here.
+ */
+const TABLE_ACCESS: Record<OperationHandler, TableAccess> = {
+  'link-create': 'readWrite',
+  'link-delete': 'readWrite',
+  'link-get': 'read',
+  'link-list': 'read',
+  'link-update': 'readWrite',
+};
+
+/**
+ * The HTTP API: one function per operation in shared/api/routes.ts, reached by GET and
+ * POST on `/service/<Module>/<Method>`, and a fallback for every other path below
+ * /service that answers "unknown module/method" in the envelope.
+ */
+export class Api extends Construct {
+  readonly httpApi: HttpApi;
+  /** By handler module name (`link-create`, …, `api-fallback`). */
+  readonly functions = new Map<string, ServiceFunction>();
+
+  constructor(scope: Construct, id: string, defaults: ServiceFunctionDefaults) {
+    super(scope, id);
+    this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
+
+    for (const { module, method, handler } of allOperations()) {
+      const access = TABLE_ACCESS[handler];
+      if (!access) throw new Error(`No table access declared for operation handler ${handler}`);
+      const fn = this.#function(handler, access, defaults);
+      const integration = new HttpLambdaIntegration(`${constructId(handler)}Integration`, fn.function);
+      // API Gateway matches paths case-sensitively: the published spelling and all-lowercase
+      // get routes; other spellings reach the fallback.
+      for (const path of new Set([`/service/${module}/${method}`, `/service/${module}/${method}`.toLowerCase()])) {
+        this.httpApi.addRoutes({ path, methods: [HttpMethod.GET, HttpMethod.POST], integration });
+      }
+    }
+
+    const fallback = this.#function('api-fallback', 'none', defaults);
+    this.httpApi.addRoutes({
+      path: '/service/{proxy+}',
+      methods: [HttpMethod.ANY],
+      integration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+    });
+  }
+
+  #function(handler: string, tableAccess: TableAccess, defaults: ServiceFunctionDefaults): ServiceFunction {
+    const fn = new ServiceFunction(this, constructId(handler), { ...defaults, handler, tableAccess });
+    this.functions.set(handler, fn);
+    return fn;
+  }
+}
+
+/** `link-create` → `LinkCreate`. */
+function constructId(handler: string): string {
+  return handler.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+}

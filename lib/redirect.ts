@@ -1,0 +1,91 @@
+import { Arn, ArnFormat, Token } from 'aws-cdk-lib';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  HttpVersion,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function';
+
+export interface ShortDomain {
+  /** Host name only, e.g. `go.example.com`. */
+  readonly name: string;
+  /** An ACM certificate for `name`, in us-east-1 as CloudFront requires. */
+  readonly certificateArn: string;
+}
+
+export interface RedirectProps {
+  readonly projectRoot: string;
+  readonly table: ITable;
+  /** Serve short links on this domain instead of the distribution's own. */
+  readonly shortDomain?: ShortDomain;
+}
+
+/**
+ * `GET|HEAD {short_link_base}/<code>`: CloudFront in front of the redirect function's
+ * URL. The URL only accepts requests CloudFront signs (origin access control).
+ */
+export class Redirect extends Construct {
+  readonly function: ServiceFunction;
+  readonly distribution: Distribution;
+  /** `{short_link_base}`: `https://<shortDomain>`, else the distribution's own domain. */
+  readonly shortLinkBase: string;
+
+  constructor(scope: Construct, id: string, props: RedirectProps) {
+    super(scope, id);
+    const { shortDomain } = props;
+    if (shortDomain) assertShortDomain(shortDomain);
+
+    this.function = new ServiceFunction(this, 'Redirect', {
+      projectRoot: props.projectRoot,
+      table: props.table,
+      handler: 'redirect',
+      tableAccess: 'read',
+      // The redirect never builds short links, and the distribution's domain would make a
+      // cycle here (function → URL → distribution → function), so it gets no base.
+      shortLinkBase: undefined,
+    });
+    const url = this.function.function.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'shortsms short links',
+      defaultBehavior: {
+        origin: FunctionUrlOrigin.withOriginAccessControl(url),
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        // Every click must reach the function (click counts, status changes at once),
+        // and its answers say no-store anyway.
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+      },
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      ...(shortDomain && {
+        domainNames: [shortDomain.name],
+        certificate: Certificate.fromCertificateArn(this, 'Certificate', shortDomain.certificateArn),
+      }),
+    });
+    this.shortLinkBase = shortDomain
+      ? `https://${shortDomain.name}`
+      : `https://${this.distribution.distributionDomainName}`;
+  }
+}
+
+/** Fails synth, not a deploy half an hour in, on a value CloudFront would refuse. */
+function assertShortDomain({ name, certificateArn }: ShortDomain): void {
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(name)) {
+    throw new Error(`shortDomain must be a host name such as go.example.com, not ${JSON.stringify(name)}`);
+  }
+  if (Token.isUnresolved(certificateArn)) return;
+  const arn = Arn.split(certificateArn, ArnFormat.SLASH_RESOURCE_NAME);
+  if (arn.service !== 'acm' || arn.resource !== 'certificate') {
+    throw new Error(`shortDomainCertificateArn is not an ACM certificate ARN: ${certificateArn}`);
+  }
+  if (arn.region !== 'us-east-1') {
+    throw new Error(`CloudFront only uses ACM certificates from us-east-1; ${certificateArn} is in ${arn.region}`);
+  }
+}

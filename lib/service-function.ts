@@ -1,0 +1,83 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+
+/** What a handler may do to the table; `none` for handlers that never touch it. */
+export type TableAccess = 'none' | 'read' | 'readWrite';
+
+/** What every function of the service shares. */
+export interface ServiceFunctionDefaults {
+  /** The directory holding package.json, package-lock.json and functions/. */
+  readonly projectRoot: string;
+  readonly table: ITable;
+  /** `{short_link_base}` for SHORT_LINK_BASE (shared/config.ts); only API functions need it. */
+  readonly shortLinkBase: string | undefined;
+}
+
+export interface ServiceFunctionProps extends ServiceFunctionDefaults {
+  /** The handler module in functions/, without extension: `link-create`. */
+  readonly handler: string;
+  readonly tableAccess: TableAccess;
+}
+
+// esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
+// (qs, parts of the AWS SDK) call for Node built-ins; a module-scoped one restores it.
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/**
+ * One Lambda handler from functions/ with the service's defaults: Node.js 22 on arm64,
+ * a minified ESM bundle with source maps, a log group with retention, active tracing,
+ * the settings shared/config.ts reads, and only the table access the handler needs.
+ */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: RetentionDays.ONE_MONTH,
+      // Logs are operational, not data; only the table is kept when the stack goes.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.function = new NodejsFunction(this, 'Function', {
+      description: `shortsms ${props.handler}`,
+      entry: join(props.projectRoot, 'functions', `${props.handler}.ts`),
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: join(props.projectRoot, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      // I/O-bound handlers: more memory buys little besides a faster cold start.
+      memorySize: 512,
+      timeout: Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup: this.logGroup,
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        ...(props.shortLinkBase !== undefined && { SHORT_LINK_BASE: props.shortLinkBase }),
+        // Without it the source maps are shipped but stack traces stay minified.
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        // Prefer packages' ESM builds so esbuild can drop what the handler never imports.
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        // Stack traces need the mappings only; the sources would double the asset.
+        sourcesContent: false,
+        // The lockfile's SDK, not whichever version the runtime ships, and tree-shaken.
+        bundleAwsSDK: true,
+      },
+    });
+    if (props.tableAccess === 'read') props.table.grantReadData(this.function);
+    if (props.tableAccess === 'readWrite') props.table.grantReadWriteData(this.function);
+  }
+}

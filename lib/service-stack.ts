@@ -1,0 +1,36 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './api';
+import { Redirect, type ShortDomain } from './redirect';
+import { Storage } from './storage';
+
+export interface ServiceStackProps extends StackProps {
+  /** The directory holding package.json, package-lock.json and functions/. */
+  readonly projectRoot: string;
+  /** Short links on a domain of one's own; else on the CloudFront distribution's domain. */
+  readonly shortDomain?: ShortDomain;
+}
+
+/** The whole service on AWS: table, API with one function per operation, short-link domain. */
+export class ServiceStack extends Stack {
+  readonly storage: Storage;
+  readonly redirect: Redirect;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { projectRoot, shortDomain } = props;
+    this.storage = new Storage(this, 'Storage');
+    const { table } = this.storage;
+    this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, ...(shortDomain && { shortDomain }) });
+    this.api = new Api(this, 'Api', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase });
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
+    new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
+    new CfnOutput(this, 'ShortDomainTarget', {
+      description: 'Point the short domain (CNAME or alias record) here',
+      value: this.redirect.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}

@@ -1,0 +1,226 @@
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IConstruct } from 'constructs';
+import { ServiceStack } from '../../lib/service-stack';
+import type { ServiceFunction } from '../../lib/service-function';
+import { allOperations } from '../../shared/api/routes';
+import { tableDefinition } from '../../shared/store/table';
+
+const ROOT = join(__dirname, '..', '..');
+// The feature flags `cdk synth` runs with, so this is the template that gets deployed.
+const CDK_CONTEXT = JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context;
+// Wildcards included: they would grant the writes too.
+const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:*', '*'];
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+// One synth for the file: every NodejsFunction runs a real esbuild bundle.
+let app: App;
+let stack: ServiceStack;
+let template: Template;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  // Prepare
+  app = new App({ context: CDK_CONTEXT });
+  stack = new ServiceStack(app, 'Shortsms', { projectRoot: ROOT });
+  // Act
+  template = Template.fromStack(stack);
+  resources = template.toJSON().Resources;
+}, 120_000);
+
+afterAll(() => rmSync(app.outdir, { recursive: true, force: true }));
+
+const cfnId = (construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+const logicalId = (fn: ServiceFunction) => cfnId(fn.function);
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+/** The logical id of the function a route key (`GET /service/Link/Get`) invokes. */
+function routeFunction(routeKey: string): string | undefined {
+  const route = ofType('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties.RouteKey === routeKey)?.[1];
+  if (!route) return undefined;
+  const integrationId = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+  return resources[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0];
+}
+
+/** Every action the function's role is allowed, from the policies attached to it. */
+function allowedActions(functionId: string): string[] {
+  const roleId = resources[functionId]!.Properties.Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement)
+    .flatMap((statement: { Action: string | string[] }) => [statement.Action].flat());
+}
+
+describe('ServiceStack', () => {
+  describe('API', () => {
+    it.each(allOperations())('routes GET and POST on both spellings of $module/$method to the $handler function', ({ handler, module, method }) => {
+      // Assess
+      const fn = stack.api.functions.get(handler)!;
+      expect(fn).toBeDefined();
+      for (const path of [`/service/${module}/${method}`, `/service/${module}/${method}`.toLowerCase()]) {
+        expect(routeFunction(`GET ${path}`)).toBe(logicalId(fn));
+        expect(routeFunction(`POST ${path}`)).toBe(logicalId(fn));
+      }
+    });
+
+    it('sends every other path below /service to the fallback function', () => {
+      // Assess
+      expect(routeFunction('ANY /service/{proxy+}')).toBe(logicalId(stack.api.functions.get('api-fallback')!));
+    });
+
+    it('has no routes besides the operations and the fallback', () => {
+      // Assess
+      template.resourceCountIs('AWS::ApiGatewayV2::Route', allOperations().length * 4 + 1);
+    });
+
+    it('gives every API function the table and the short link base on the distribution', () => {
+      // Assess
+      for (const fn of stack.api.functions.values()) {
+        expect(resources[logicalId(fn)]!.Properties.Environment.Variables).toEqual(
+          expect.objectContaining({
+            TABLE_NAME: { Ref: cfnId(stack.storage.table) },
+            SHORT_LINK_BASE: { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cfnId(stack.redirect.distribution), 'DomainName'] }]] },
+          }),
+        );
+      }
+    });
+  });
+
+  describe('functions', () => {
+    it('has one function per operation, the fallback and the redirect, and nothing else', () => {
+      // Assess
+      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 2);
+    });
+
+    it('runs every function on Node.js 22, arm64, ESM, with tracing and a log group that expires', () => {
+      // Assess
+      for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+        expect({ id, ...fn.Properties }).toEqual(
+          expect.objectContaining({
+            Runtime: 'nodejs22.x',
+            Architectures: ['arm64'],
+            Handler: 'index.handler',
+            TracingConfig: { Mode: 'Active' },
+          }),
+        );
+        const logGroupId = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+        expect(resources[logGroupId]!.Properties.RetentionInDays).toBeGreaterThan(0);
+      }
+    });
+
+    it('bundles each handler as an ES module with a source map and a require for CommonJS dependencies', () => {
+      // Assess
+      for (const [, fn] of ofType('AWS::Lambda::Function')) {
+        const assetDir = join(app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+        const bundle = readFileSync(join(assetDir, 'index.mjs'), 'utf8');
+        expect(bundle.startsWith("import { createRequire as __createRequire } from 'node:module';")).toBe(true);
+        expect(existsSync(join(assetDir, 'index.mjs.map'))).toBe(true);
+      }
+    });
+
+    it.each(['link-get', 'link-list'])('lets %s read the table but not write it', (handler) => {
+      // Assess
+      const actions = allowedActions(logicalId(stack.api.functions.get(handler)!));
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      for (const action of WRITE_ACTIONS) expect(actions).not.toContain(action);
+    });
+
+    it('lets the redirect read the table but not write it', () => {
+      // Assess
+      const actions = allowedActions(logicalId(stack.redirect.function));
+      expect(actions).toContain('dynamodb:GetItem');
+      for (const action of WRITE_ACTIONS) expect(actions).not.toContain(action);
+    });
+
+    it.each(['link-create', 'link-update', 'link-delete'])('lets %s write the table', (handler) => {
+      // Assess
+      expect(allowedActions(logicalId(stack.api.functions.get(handler)!))).toEqual(
+        expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']),
+      );
+    });
+
+    it('gives the fallback no access to the table', () => {
+      // Assess
+      expect(allowedActions(logicalId(stack.api.functions.get('api-fallback')!)).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    });
+  });
+
+  describe('table', () => {
+    it('has the key schema and index the local runtime creates', () => {
+      // Prepare
+      const local = tableDefinition('any');
+      // Assess
+      const { Properties } = ofType('AWS::DynamoDB::Table')[0]![1];
+      expect(Properties.KeySchema).toEqual(local.KeySchema);
+      expect(Properties.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
+      expect(Properties.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
+      expect(Properties.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
+    });
+
+    it('is on-demand, recoverable to a point in time and kept when the stack goes', () => {
+      // Assess
+      template.resourceCountIs('AWS::DynamoDB::Table', 1);
+      template.hasResource('AWS::DynamoDB::Table', {
+        Properties: Match.objectLike({
+          BillingMode: 'PAY_PER_REQUEST',
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
+    });
+  });
+
+  describe('short links', () => {
+    it('serves GET and HEAD through CloudFront without caching, from the redirect function URL', () => {
+      // Assess
+      const redirectId = logicalId(stack.redirect.function);
+      template.hasResourceProperties('AWS::Lambda::Url', {
+        AuthType: 'AWS_IAM',
+        TargetFunctionArn: { 'Fn::GetAtt': [redirectId, 'Arn'] },
+      });
+      template.hasResourceProperties('AWS::CloudFront::Distribution', {
+        DistributionConfig: Match.objectLike({
+          DefaultCacheBehavior: Match.objectLike({
+            AllowedMethods: ['GET', 'HEAD'],
+            CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
+            ViewerProtocolPolicy: 'redirect-to-https',
+          }),
+          Origins: [Match.objectLike({ OriginAccessControlId: Match.anyValue() })],
+        }),
+      });
+    });
+
+    it('gives the redirect function no short-link base, as its own domain would be a cycle', () => {
+      // Assess
+      expect(resources[logicalId(stack.redirect.function)]!.Properties.Environment.Variables.SHORT_LINK_BASE).toBeUndefined();
+    });
+
+    it('lets only CloudFront invoke the redirect function, and only through its URL', () => {
+      // Prepare
+      const urlId = ofType('AWS::Lambda::Url')[0]![0];
+      const distribution = { 'Fn::Join': ['', Match.arrayWith([{ Ref: cfnId(stack.redirect.distribution) }])] };
+      // Assess
+      const permissions = ofType('AWS::Lambda::Permission')
+        .map(([, p]) => p.Properties)
+        .filter((p) => [urlId, logicalId(stack.redirect.function)].includes(p.FunctionName['Fn::GetAtt'][0]));
+      expect(permissions).toHaveLength(2);
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunctionUrl',
+        Principal: 'cloudfront.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [urlId, 'FunctionArn'] },
+        SourceArn: distribution,
+      });
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        InvokedViaFunctionUrl: true,
+        Principal: 'cloudfront.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [urlId, 'FunctionArn'] },
+        SourceArn: distribution,
+      });
+    });
+  });
+});
