@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
+import { lambdaContext } from './lambda-context';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
@@ -110,23 +111,6 @@ async function toEvent(req: IncomingMessage, url: URL): Promise<APIGatewayProxyE
     },
     body: body.length > 0 ? body.toString('utf8') : undefined,
     isBase64Encoded: false,
-  };
-}
-
-function lambdaContext(functionName: string, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/local/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
   };
 }
 

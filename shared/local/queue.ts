@@ -1,0 +1,206 @@
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createHash, randomUUID } from 'node:crypto';
+import { lambdaContext } from './lambda-context';
+
+/** A queue consumer with the shape of an SQS-triggered Lambda handler. */
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface LocalQueueOptions {
+  name: string;
+  /** Most messages per handler invocation (SQS: BatchSize). */
+  batchSize?: number;
+  /** How long to wait for a fuller batch (SQS: MaximumBatchingWindowInSeconds). */
+  batchWindowMs?: number;
+  /** How long a received message stays hidden before it is delivered again. */
+  visibilityTimeoutMs?: number;
+  /** Receives after which a message goes to the dead-letter queue (redrive policy). */
+  maxReceiveCount?: number;
+  deadLetter?: LocalQueue;
+}
+
+interface StoredMessage {
+  messageId: string;
+  body: string;
+  sentAt: number;
+  firstReceivedAt: number | undefined;
+  receiveCount: number;
+  visibleAt: number;
+}
+
+/**
+ * An in-process queue with the SQS semantics the workers rely on: batches, a visibility
+ * timeout, redelivery of whatever a handler did not finish (the whole batch when it
+ * throws, the `batchItemFailures` when it reports them), and a dead-letter queue after
+ * `maxReceiveCount` receives. Handlers get SQS-shaped events, so the same code runs under
+ * Lambda's SQS event source mapping. Messages live in memory: what is in flight when
+ * the process stops is lost, so durable work is recorded in the table first.
+ */
+export class LocalQueue {
+  readonly name: string;
+  readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
+  readonly #messages = new Map<string, StoredMessage>();
+  #handler: QueueHandler | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(options: LocalQueueOptions) {
+    this.name = options.name;
+    this.#options = {
+      batchSize: options.batchSize ?? 10,
+      batchWindowMs: options.batchWindowMs ?? 0,
+      visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
+      maxReceiveCount: options.maxReceiveCount ?? 5,
+      deadLetter: options.deadLetter,
+    };
+  }
+
+  send(body: string, options: { delayMs?: number } = {}): string {
+    const messageId = randomUUID();
+    const now = Date.now();
+    this.#messages.set(messageId, {
+      messageId,
+      body,
+      sentAt: now,
+      firstReceivedAt: undefined,
+      receiveCount: 0,
+      visibleAt: now + (options.delayMs ?? 0),
+    });
+    this.#schedule(options.delayMs ?? 0);
+    return messageId;
+  }
+
+  /** Messages waiting or in flight. */
+  get depth(): number {
+    return this.#messages.size;
+  }
+
+  /** Bodies of the messages currently held (dead-letter inspection). */
+  bodies(): string[] {
+    return [...this.#messages.values()].map((message) => message.body);
+  }
+
+  /** Starts delivering batches to `handler` in the background. */
+  consume(handler: QueueHandler): void {
+    this.#handler = handler;
+    this.#schedule(0);
+  }
+
+  stop(): Promise<void> {
+    this.#handler = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    return this.#running ?? Promise.resolve();
+  }
+
+  /**
+   * Delivers until no message is visible: what tests and benchmarks use to wait for the
+   * consumer to catch up. Messages hidden by a visibility timeout are left alone.
+   */
+  async drain(): Promise<void> {
+    while (true) {
+      await this.#running;
+      if (!this.#handler || !this.#hasVisible(Date.now())) return;
+      await this.#deliverOnce();
+    }
+  }
+
+  #schedule(delayMs: number): void {
+    if (!this.#handler || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#deliverOnce().then(() => {
+        const wait = this.#nextVisibleIn(Date.now());
+        if (wait !== undefined) this.#schedule(wait);
+      });
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  async #deliverOnce(): Promise<void> {
+    if (this.#running) return this.#running;
+    this.#running = this.#deliver().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #deliver(): Promise<void> {
+    const handler = this.#handler;
+    if (!handler) return;
+    const { batchSize, batchWindowMs } = this.#options;
+    if (batchWindowMs > 0 && this.#visible(Date.now()).length < batchSize) {
+      await new Promise((resolve) => setTimeout(resolve, batchWindowMs));
+    }
+    const now = Date.now();
+    const batch = this.#receive(now);
+    if (batch.length === 0) return;
+    let failed: Set<string>;
+    try {
+      const response = await handler(sqsEvent(this.name, batch), lambdaContext(this.name, randomUUID()));
+      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      console.error(
+        JSON.stringify({ level: 'ERROR', message: 'Queue handler failed; the batch returns to the queue', queue: this.name, error: String(error) }),
+      );
+      failed = new Set(batch.map((message) => message.messageId));
+    }
+    for (const message of batch) if (!failed.has(message.messageId)) this.#messages.delete(message.messageId);
+  }
+
+  /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
+  #receive(now: number): StoredMessage[] {
+    const batch: StoredMessage[] = [];
+    for (const message of this.#visible(now)) {
+      if (message.receiveCount >= this.#options.maxReceiveCount) {
+        this.#messages.delete(message.messageId);
+        this.#options.deadLetter?.send(message.body);
+        continue;
+      }
+      message.receiveCount++;
+      message.firstReceivedAt ??= now;
+      message.visibleAt = now + this.#options.visibilityTimeoutMs;
+      batch.push(message);
+      if (batch.length === this.#options.batchSize) break;
+    }
+    return batch;
+  }
+
+  #visible(now: number): StoredMessage[] {
+    return [...this.#messages.values()].filter((message) => message.visibleAt <= now);
+  }
+
+  #hasVisible(now: number): boolean {
+    for (const message of this.#messages.values()) if (message.visibleAt <= now) return true;
+    return false;
+  }
+
+  /** Milliseconds until the next message becomes visible, or undefined when the queue is empty. */
+  #nextVisibleIn(now: number): number | undefined {
+    let soonest: number | undefined;
+    for (const message of this.#messages.values()) soonest = Math.min(soonest ?? Infinity, message.visibleAt);
+    return soonest === undefined ? undefined : Math.max(0, soonest - now);
+  }
+}
+
+function sqsEvent(queue: string, batch: StoredMessage[]): SQSEvent {
+  return {
+    Records: batch.map(
+      (message): SQSRecord => ({
+        messageId: message.messageId,
+        receiptHandle: `${message.messageId}#${message.receiveCount}`,
+        body: message.body,
+        attributes: {
+          ApproximateReceiveCount: String(message.receiveCount),
+          SentTimestamp: String(message.sentAt),
+          SenderId: 'local',
+          ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt),
+        },
+        messageAttributes: {},
+        md5OfBody: createHash('md5').update(message.body).digest('hex'),
+        eventSource: 'aws:sqs',
+        eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+        awsRegion: 'local',
+      }),
+    ),
+  };
+}

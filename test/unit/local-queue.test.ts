@@ -1,0 +1,106 @@
+import type { SQSEvent } from 'aws-lambda';
+import { LocalQueue } from '../../shared/local/queue';
+
+describe('LocalQueue', () => {
+  const queues: LocalQueue[] = [];
+  const queue = (options: Partial<ConstructorParameters<typeof LocalQueue>[0]> = {}) => {
+    const created = new LocalQueue({ name: 'test', ...options });
+    queues.push(created);
+    return created;
+  };
+  afterEach(async () => {
+    await Promise.all(queues.splice(0).map((q) => q.stop()));
+  });
+
+  it('delivers SQS-shaped batches of at most batchSize and deletes what succeeded', async () => {
+    // Prepare
+    const q = queue({ batchSize: 3 });
+    const batches: SQSEvent[] = [];
+    q.consume(async (event) => {
+      batches.push(event);
+    });
+
+    // Act
+    for (let i = 0; i < 7; i++) q.send(JSON.stringify({ i }));
+    await q.drain();
+
+    // Assess
+    expect(batches.map((b) => b.Records.length)).toEqual([3, 3, 1]);
+    expect(batches.flatMap((b) => b.Records.map((r) => JSON.parse(r.body).i))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(batches[0]!.Records[0]).toMatchObject({
+      eventSource: 'aws:sqs',
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: expect.stringMatching(/^\d+$/) },
+    });
+    expect(q.depth).toBe(0);
+  });
+
+  it('redelivers only the reported batch item failures, after the visibility timeout', async () => {
+    // Prepare
+    const q = queue({ visibilityTimeoutMs: 30 });
+    const seen: { body: string; count: string }[] = [];
+    q.consume(async (event) => {
+      for (const r of event.Records) seen.push({ body: r.body, count: r.attributes.ApproximateReceiveCount });
+      return { batchItemFailures: event.Records.filter((r) => r.body === 'b' && r.attributes.ApproximateReceiveCount === '1').map((r) => ({ itemIdentifier: r.messageId })) };
+    });
+
+    // Act
+    q.send('a');
+    q.send('b');
+    await q.drain();
+    expect(q.depth).toBe(1); // b is hidden, not yet visible again
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await q.drain();
+
+    // Assess
+    expect(seen).toEqual([
+      { body: 'a', count: '1' },
+      { body: 'b', count: '1' },
+      { body: 'b', count: '2' },
+    ]);
+    expect(q.depth).toBe(0);
+  });
+
+  it('returns the whole batch when the handler throws, and dead-letters after maxReceiveCount receives', async () => {
+    // Prepare
+    const dlq = queue({ name: 'dlq' });
+    const q = queue({ visibilityTimeoutMs: 5, maxReceiveCount: 3, deadLetter: dlq });
+    let calls = 0;
+    q.consume(async () => {
+      calls++;
+      throw new Error('worker down');
+    });
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+
+    // Act
+    q.send('poison');
+    for (let i = 0; i < 6; i++) {
+      await q.drain();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    errors.mockRestore();
+
+    // Assess
+    expect(calls).toBe(3);
+    expect(q.depth).toBe(0);
+    expect(dlq.bodies()).toEqual(['poison']);
+  });
+
+  it('consumes in the background without drain', async () => {
+    const q = queue();
+    const done = new Promise<string>((resolve) => q.consume(async (event) => resolve(event.Records[0]!.body)));
+    q.send('hello');
+    await expect(done).resolves.toBe('hello');
+  });
+
+  it('waits up to batchWindowMs for a fuller batch', async () => {
+    const q = queue({ batchSize: 10, batchWindowMs: 40 });
+    const sizes: number[] = [];
+    q.consume(async (event) => {
+      sizes.push(event.Records.length);
+    });
+    q.send('1');
+    setTimeout(() => q.send('2'), 10);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(sizes).toEqual([2]);
+  });
+});
