@@ -4,4 +4,5 @@ import { runtime } from '../shared/runtime';
 
 const deps = runtime();
 
-export const handler = (event: APIGatewayProxyEventV2) => redirect(event, { links: deps.links, clock: () => deps.clock() });
+export const handler = (event: APIGatewayProxyEventV2) =>
+  redirect(event, { links: deps.links, queues: deps.queues, clock: () => deps.clock() });

@@ -14,6 +14,10 @@ export interface Config {
   shortLinkBase: string | undefined;
   /** How long a container trusts what it read about an API key and its account. */
   authCacheTtlMs: number;
+  /** How long the redirect trusts a cached link (and a cached "no such code"). */
+  linkCacheTtlMs: number;
+  /** SQS queue URLs on AWS; unset locally, where queues are in-process. */
+  clickQueueUrl: string | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -25,6 +29,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     shortLinkBase,
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000),
+    linkCacheTtlMs: integer(env, 'LINK_CACHE_TTL_MS', 5000),
+    clickQueueUrl: env.CLICK_QUEUE_URL || undefined,
   };
 }
 

@@ -1,21 +1,30 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { linkVerdict, redirectTarget, type LinkVerdict } from '../domain/links';
+import { visitorOf, type ClickEvent } from '../domain/clicks';
+import type { CachedLink } from '../domain/link-cache';
+import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
+import { linkVerdict, redirectTarget, type LinkVerdict } from '../domain/links';
 import type { Clock } from '../domain/time';
+import type { Queues } from '../queue/queues';
 
 /**
  * `GET|HEAD {short_link_base}/<code>` (SPEC §5): 302 to the full link when the link is
  * active, approved and unexpired; otherwise a small page with 404 (unknown or inactive),
  * 451 (blocked by a moderator) or 410 (expired). Nothing here is cacheable by browsers
- * or CDNs, so a status change shows at once.
+ * or CDNs, so a status change shows at once. Each GET of an existing link becomes a
+ * click event on the click queue.
  */
 export async function redirect(
   event: APIGatewayProxyEventV2,
-  deps: { links: LinkService; clock: Clock },
+  deps: { links: LinkService; queues: Queues; clock: Clock },
 ): Promise<APIGatewayProxyStructuredResultV2> {
+  const method = event.requestContext.http.method;
   const code = event.rawPath.replace(/^\/+/, '').replace(/\/+$/, '');
-  const link = /^[0-9a-zA-Z]{1,20}$/.test(code) ? await deps.links.findByCode(code) : undefined;
-  const verdict: LinkVerdict | 'unknown' = link ? linkVerdict(link, deps.clock()) : 'unknown';
+  const link = isCodeShaped(code.toLowerCase()) ? await deps.links.findForRedirect(code) : undefined;
+  const now = deps.clock();
+  const verdict: LinkVerdict | 'unknown' = link ? linkVerdict(link, now) : 'unknown';
+  // HEAD counts nothing (SPEC §5); unknown codes are not clicks.
+  if (link && method === 'GET') await reportClick(deps.queues, link, verdict === 'redirect', now, event.requestContext.http.userAgent);
   if (verdict === 'redirect') {
     return { statusCode: 302, headers: { location: redirectTarget(link!.fullLink), ...NO_STORE }, body: '' };
   }
@@ -23,8 +32,22 @@ export async function redirect(
   return {
     statusCode: page.status,
     headers: { 'content-type': 'text/html; charset=utf-8', ...NO_STORE },
-    body: event.requestContext.http.method === 'HEAD' ? '' : html(page.title, page.text),
+    body: method === 'HEAD' ? '' : html(page.title, page.text),
   };
+}
+
+/**
+ * Hands the click to the click queue; the aggregator counts it later, so the redirect
+ * writes nothing. A queue failure costs a count, never the visitor's redirect.
+ */
+async function reportClick(queues: Queues, link: CachedLink, redirected: boolean, at: Date, userAgent: string): Promise<void> {
+  const visitor = visitorOf(userAgent);
+  const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: at.toISOString(), visitor, redirected: redirected && visitor === 'human' };
+  try {
+    await queues.send('clicks', JSON.stringify(click));
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Click not queued', linkId: link.id, error: String(error) }));
+  }
 }
 
 const NO_STORE = { 'cache-control': 'private, no-store' };

@@ -8,6 +8,7 @@ export const OPERATIONS = {
     Create: 'link-create',
     Delete: 'link-delete',
     Get: 'link-get',
+    GetStats: 'link-get-stats',
     List: 'link-list',
     Update: 'link-update',
   },

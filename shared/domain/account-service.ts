@@ -38,6 +38,7 @@ export interface AccountSettings {
 
 export class AccountService {
   readonly #cache = new Map<string, { account: Account; until: number }>();
+  readonly #zones = new Map<number, { zone: string; until: number }>();
 
   constructor(
     private readonly deps: {
@@ -115,6 +116,27 @@ export class AccountService {
   /** Whether a key is already stored (for DEMO_API_KEY on restarts). */
   async keyExists(key: string): Promise<boolean> {
     return (await this.deps.apiKeys.findByHash(hashApiKey(key))) !== undefined;
+  }
+
+  /**
+   * Time zones of accounts, for bucketing clicks. Kept a minute per container: a zone
+   * change applies to clicks from then on.
+   */
+  async zonesOf(accountIds: number[]): Promise<Map<number, string>> {
+    const now = Date.now();
+    const zones = new Map<number, string>();
+    await Promise.all(
+      accountIds.map(async (id) => {
+        let entry = this.#zones.get(id);
+        if (!entry || entry.until <= now) {
+          const account = await this.deps.accounts.get(id);
+          entry = { zone: account?.timeZone ?? 'UTC', until: now + 60_000 };
+          this.#zones.set(id, entry);
+        }
+        zones.set(id, entry.zone);
+      }),
+    );
+    return zones;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Account } from './accounts';
 import { AppError, invalidField } from './errors';
+import { cachedLink, type CachedLink, type LinkCache } from './link-cache';
 import type { LinkCodec } from './link-code';
 import {
   LINK_STATUS,
@@ -9,6 +10,7 @@ import {
   type LinkStatus,
   type ModeratorStatus,
 } from './links';
+import { mapLimited } from './concurrency';
 import { page, sortBy, type Pagination, type SortOrder } from './paging';
 import { endOfLocalDay, localDate, type Clock } from './time';
 
@@ -71,6 +73,8 @@ export interface LinkServiceDeps {
    * and yields undefined while no secret exists, that is, while no link exists.
    */
   codec: (purpose: 'issue' | 'read') => Promise<LinkCodec | undefined>;
+  /** The redirect's per-container cache; this service invalidates it on every change. */
+  cache: LinkCache;
   /** `{short_link_base}` without a trailing slash; unset where no short link is built. */
   shortLinkBase: string | undefined;
   clock: Clock;
@@ -123,12 +127,20 @@ export class LinkService {
     return link;
   }
 
-  /** The link behind a short-link code, whoever owns it (the redirect's read). */
-  async findByCode(code: string): Promise<Link | undefined> {
-    const id = (await this.deps.codec('read'))?.decode(code.toLowerCase());
-    if (id === undefined) return undefined;
-    const link = await this.deps.links.get(id, { consistent: false });
-    return link?.code === code.toLowerCase() ? link : undefined;
+  /**
+   * The redirect's read: the link behind a code, whoever owns it, from the cache when it
+   * is fresh there, else with one eventually consistent GetItem (half a read unit).
+   */
+  async findForRedirect(code: string): Promise<CachedLink | undefined> {
+    const normalized = code.toLowerCase();
+    const now = Date.now();
+    const cached = this.deps.cache.get(normalized, now);
+    if (cached !== undefined) return cached ?? undefined;
+    const id = (await this.deps.codec('read'))?.decode(normalized);
+    const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false });
+    const found = link?.code === normalized ? cachedLink(link) : undefined;
+    this.deps.cache.set(normalized, found ?? null, now);
+    return found;
   }
 
   async update(account: Account, id: number, update: LinkUpdate): Promise<Link> {
@@ -140,6 +152,7 @@ export class LinkService {
       expiresAt: expiresAt(update.expirationDate, account.timeZone),
     });
     if (!updated) throw new AppError('notFound', 'Link not found');
+    this.deps.cache.invalidate(updated.code);
     return updated;
   }
 
@@ -153,6 +166,7 @@ export class LinkService {
     const outcomes = await mapLimited(unique, 16, async (raw) => {
       const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
       const deleted = id !== undefined && (await this.deps.links.delete(account.id, id));
+      if (deleted) this.deps.cache.invalidate((await this.deps.codec('issue'))!.encode(id));
       return { id: id ?? raw, deleted };
     });
     return {
@@ -186,6 +200,7 @@ export class LinkService {
   async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link> {
     const link = await this.deps.links.moderate(id, moderatorStatus, moderatorComment);
     if (!link) throw new AppError('notFound', `No link ${id}`);
+    this.deps.cache.invalidate(link.code);
     return link;
   }
 
@@ -230,18 +245,4 @@ function sortValue(link: Link, field: LinkSortField): string | number | null {
     case 'fullLink':
       return link.fullLink;
   }
-}
-
-/** Runs `work` over `items` with at most `limit` in flight, keeping input order. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

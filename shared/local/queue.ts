@@ -1,5 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
+import type { QueueName, Queues } from '../queue/queues';
 import { lambdaContext } from './lambda-context';
 
 /** A queue consumer with the shape of an SQS-triggered Lambda handler. */
@@ -93,14 +94,14 @@ export class LocalQueue {
   }
 
   /**
-   * Delivers until no message is visible: what tests and benchmarks use to wait for the
-   * consumer to catch up. Messages hidden by a visibility timeout are left alone.
+   * Delivers until no message is visible, without waiting for batching windows: what
+   * tests, benchmarks and shutdown use. Messages hidden by a visibility timeout stay.
    */
   async drain(): Promise<void> {
     while (true) {
       await this.#running;
       if (!this.#handler || !this.#hasVisible(Date.now())) return;
-      await this.#deliverOnce();
+      await this.#deliverOnce(true);
     }
   }
 
@@ -116,19 +117,19 @@ export class LocalQueue {
     this.#timer.unref();
   }
 
-  async #deliverOnce(): Promise<void> {
+  async #deliverOnce(now = false): Promise<void> {
     if (this.#running) return this.#running;
-    this.#running = this.#deliver().finally(() => {
+    this.#running = this.#deliver(now).finally(() => {
       this.#running = undefined;
     });
     return this.#running;
   }
 
-  async #deliver(): Promise<void> {
+  async #deliver(withoutWindow: boolean): Promise<void> {
     const handler = this.#handler;
     if (!handler) return;
     const { batchSize, batchWindowMs } = this.#options;
-    if (batchWindowMs > 0 && this.#visible(Date.now()).length < batchSize) {
+    if (!withoutWindow && batchWindowMs > 0 && this.#visible(Date.now()).length < batchSize) {
       await new Promise((resolve) => setTimeout(resolve, batchWindowMs));
     }
     const now = Date.now();
@@ -203,4 +204,22 @@ function sqsEvent(queue: string, batch: StoredMessage[]): SQSEvent {
       }),
     ),
   };
+}
+
+/** The local runtime's queues by name, for producers (Queues) and for tests (drain). */
+export class LocalQueues implements Queues {
+  constructor(readonly queues: Record<QueueName, LocalQueue>) {}
+
+  async send(queue: QueueName, body: string): Promise<void> {
+    this.queues[queue].send(body);
+  }
+
+  /** Waits until every queue has delivered what is visible. */
+  async drain(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((queue) => queue.drain()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(Object.values(this.queues).map((queue) => queue.stop()));
+  }
 }

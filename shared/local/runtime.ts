@@ -1,9 +1,11 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { runtime, type Runtime } from '../runtime';
+import { readConfig } from '../config';
+import { createRuntime, installRuntime, type Runtime } from '../runtime';
 import { ensureDemoAccount, type DemoAccount } from './bootstrap';
 import { ensureTable, startDynalite } from './dynalite';
+import { LocalQueue, LocalQueues, type QueueHandler } from './queue';
 import { startHttpServer } from './server';
 
 export interface LocalOptions {
@@ -21,6 +23,7 @@ export interface LocalService {
   dynamoEndpoint: string;
   demo: DemoAccount;
   runtime: Runtime;
+  queues: LocalQueues;
   close(): Promise<void>;
 }
 
@@ -45,7 +48,11 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     process.env.SHORT_LINK_BASE = options.shortLinkBase ?? baseUrl;
     process.env.AWS_REGION ??= 'us-east-1';
-    const rt = runtime();
+    const queues = localQueues();
+    const rt = createRuntime(readConfig(), { queues });
+    installRuntime(rt);
+    const clickAggregator = await import('../../functions/click-aggregator');
+    queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
     const demo = await ensureDemoAccount(rt, options.demoApiKey);
     const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
     if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
@@ -56,10 +63,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       dynamoEndpoint: dynamo.endpoint,
       demo,
       runtime: rt,
+      queues,
       async close() {
         if (endpointFile) rmSync(endpointFile, { force: true });
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await queues.drain();
+        await queues.stop();
         rt.store.db.destroy();
         await dynamo.close();
       },
@@ -69,4 +79,15 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await dynamo.close();
     throw error;
   }
+}
+
+/**
+ * The queues of the local runtime, with the settings the CDK stack gives their SQS
+ * counterparts: clicks in batches of up to 1,000 gathered for up to a second.
+ */
+function localQueues(): LocalQueues {
+  const clicksDeadLetter = new LocalQueue({ name: 'clicks-dlq' });
+  return new LocalQueues({
+    clicks: new LocalQueue({ name: 'clicks', batchSize: 1000, batchWindowMs: 1000, visibilityTimeoutMs: 30_000, maxReceiveCount: 5, deadLetter: clicksDeadLetter }),
+  });
 }

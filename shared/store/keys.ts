@@ -7,6 +7,9 @@
  * | Account | ACCOUNT#<id>       | #ACCOUNT  | ACCOUNTS                    | <id, padded>        |
  * | ApiKey  | APIKEY#<sha256>    | #APIKEY   | ACCOUNT#<id>#APIKEYS        | <keyId>             |
  * | Link    | LINK#<id>          | #LINK     | ACCOUNT#<id>#LINKS          | <createdAt>#<id>    |
+ * | ClickBucket | LINK#<id>      | STATS#<type>#<param> |                  |                     |
+ * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
+ * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
  */
@@ -33,9 +36,20 @@ export const keys = {
   }),
   accountLinks,
 
+  clickBucket: (linkId: number, type: string, param: string): Key => ({ pk: `LINK#${linkId}`, sk: `STATS#${type}#${param}` }),
+  clickBatch: (batchKey: string): Key => ({ pk: `CLICKBATCH#${batchKey}`, sk: '#CLICKBATCH' }),
+  clickBatchDone: (batchKey: string): Key => ({ pk: `CLICKBATCH#${batchKey}`, sk: '#DONE' }),
+  /** Batches by the UTC minute they were claimed in (`2026-11-22T10:05`), to find recent ones. */
+  clickBatchIndex: (batchKey: string, minute: string) => ({ gsi1pk: clickBatchesAt(minute), gsi1sk: batchKey }),
+  clickBatchesAt,
+
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),
 };
+
+function clickBatchesAt(minute: string): string {
+  return `CLICKBATCHES#${minute}`;
+}
 
 function accountApiKeys(accountId: number): string {
   return `ACCOUNT#${accountId}#APIKEYS`;

@@ -1,0 +1,43 @@
+import type { SQSEvent } from 'aws-lambda';
+import type { QueuedClick } from '../domain/click-aggregator';
+import type { ClickEvent } from '../domain/clicks';
+
+/**
+ * Reads an SQS batch of click events. A body that is not a click event is logged and
+ * skipped: retrying it could never succeed, and it must not hold back the batch.
+ */
+export function clickBatch(event: SQSEvent): QueuedClick[] {
+  const clicks: QueuedClick[] = [];
+  for (const record of event.Records) {
+    const click = parseClick(record.body);
+    if (!click) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'Skipping a malformed click message', messageId: record.messageId }));
+      continue;
+    }
+    const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const firstReceived = Number(record.attributes.ApproximateFirstReceiveTimestamp);
+    clicks.push({
+      messageId: record.messageId,
+      receiveCount,
+      firstReceivedAt: new Date(Number.isFinite(firstReceived) && firstReceived > 0 ? firstReceived : Number(record.attributes.SentTimestamp) || Date.now()),
+      event: click,
+    });
+  }
+  return clicks;
+}
+
+function parseClick(body: string): ClickEvent | undefined {
+  try {
+    const value = JSON.parse(body) as Partial<ClickEvent>;
+    const valid =
+      Number.isSafeInteger(value.linkId) &&
+      Number.isSafeInteger(value.accountId) &&
+      typeof value.at === 'string' &&
+      !Number.isNaN(Date.parse(value.at)) &&
+      (value.visitor === 'human' || value.visitor === 'bot') &&
+      typeof value.redirected === 'boolean';
+    return valid ? (value as ClickEvent) : undefined;
+  } catch {
+    return undefined;
+  }
+}

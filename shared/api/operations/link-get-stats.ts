@@ -1,0 +1,32 @@
+import { AppError } from '../../domain/errors';
+import { MAX_STATS_IDS } from '../../domain/stats-service';
+import { isStatsType, STATS_TYPES } from '../../domain/stats';
+import { parseRequestTs } from '../../domain/time';
+import { runtime } from '../../runtime';
+import { criteriaOf, scalar } from '../list-params';
+import { isGiven, listOf } from '../params';
+import type { Operation } from '../types';
+
+/** Link/GetStats: `ids` (at most 5), `type`, `criteria[dateFrom]`, `criteria[dateTo]`. */
+export const linkGetStats: Operation = async ({ params, account }) => {
+  if (!isGiven(params.ids)) throw new AppError('missingParameter', 'The ids parameter is required');
+  const ids = listOf(params.ids);
+  if (ids === undefined || ids.length === 0) throw new AppError('limit', 'ids must be a list of link ids');
+  if (ids.length > MAX_STATS_IDS) throw new AppError('limit', `At most ${MAX_STATS_IDS} link ids per request`);
+  const type = typeof params.type === 'string' ? params.type.trim().toLowerCase() : '';
+  if (!isStatsType(type)) throw new AppError('limit', `type must be one of ${STATS_TYPES.join(', ')}`);
+  const criteria = criteriaOf(params.criteria);
+  const moment = (name: 'dateFrom' | 'dateTo') => {
+    if (criteria[name] === undefined) return undefined;
+    const value = parseRequestTs(scalar(criteria[name], `criteria[${name}]`).trim(), account.timeZone, { allowDate: true });
+    if (!value) throw new AppError('limit', `criteria[${name}] must be YYYY-MM-DD HH:MM:SS`);
+    return value;
+  };
+  return runtime().stats.linkStats(
+    account,
+    ids.map((id) => (/^\d{1,15}$/.test(id) ? Number(id) : undefined)),
+    type,
+    moment('dateFrom'),
+    moment('dateTo'),
+  );
+};
