@@ -10,6 +10,7 @@ import {
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
 
@@ -25,6 +26,8 @@ export interface RedirectProps {
   readonly table: ITable;
   /** Serve short links on this domain instead of the distribution's own. */
   readonly shortDomain?: ShortDomain;
+  /** Where each click is reported. */
+  readonly clickQueue: IQueue;
 }
 
 /**
@@ -50,7 +53,9 @@ export class Redirect extends Construct {
       // The redirect never builds short links, and the distribution's domain would make a
       // cycle here (function → URL → distribution → function), so it gets no base.
       shortLinkBase: undefined,
+      environment: { CLICK_QUEUE_URL: props.clickQueue.queueUrl },
     });
+    props.clickQueue.grantSendMessages(this.function.function);
     const url = this.function.function.addFunctionUrl({ authType: FunctionUrlAuthType.AWS_IAM });
 
     this.distribution = new Distribution(this, 'Distribution', {

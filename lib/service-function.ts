@@ -22,6 +22,9 @@ export interface ServiceFunctionProps extends ServiceFunctionDefaults {
   /** The handler module in functions/, without extension: `link-create`. */
   readonly handler: string;
   readonly tableAccess: TableAccess;
+  /** Settings beyond the shared ones, e.g. queue URLs. */
+  readonly environment?: Record<string, string>;
+  readonly timeout?: Duration;
 }
 
 // esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
@@ -55,7 +58,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       // I/O-bound handlers: more memory buys little besides a faster cold start.
       memorySize: 512,
-      timeout: Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
       environment: {
@@ -63,6 +66,7 @@ export class ServiceFunction extends Construct {
         ...(props.shortLinkBase !== undefined && { SHORT_LINK_BASE: props.shortLinkBase }),
         // Without it the source maps are shipped but stack traces stay minified.
         NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api } from './api';
+import { Clicks } from './clicks';
 import { Redirect, type ShortDomain } from './redirect';
 import { Storage } from './storage';
 
@@ -15,6 +16,7 @@ export interface ServiceStackProps extends StackProps {
 export class ServiceStack extends Stack {
   readonly storage: Storage;
   readonly redirect: Redirect;
+  readonly clicks: Clicks;
   readonly api: Api;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -22,7 +24,8 @@ export class ServiceStack extends Stack {
     const { projectRoot, shortDomain } = props;
     this.storage = new Storage(this, 'Storage');
     const { table } = this.storage;
-    this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, ...(shortDomain && { shortDomain }) });
+    this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
+    this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, clickQueue: this.clicks.queue, ...(shortDomain && { shortDomain }) });
     this.api = new Api(this, 'Api', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });

@@ -19,6 +19,8 @@ export class Storage extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // Links and accounts outlive any stack: deleting the stack must not delete them.
       removalPolicy: RemovalPolicy.RETAIN,
+      // Bookkeeping items (click batch claims) carry an epoch-seconds `ttl` to expire by.
+      timeToLiveAttribute: 'ttl',
     });
     this.table.addGlobalSecondaryIndex({
       indexName: GSI1,

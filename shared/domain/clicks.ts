@@ -18,8 +18,19 @@ export interface ClickEvent {
 
 /** Browsers always send a User-Agent; an empty one is a script. */
 export function visitorOf(userAgent: string | undefined): ClickEvent['visitor'] {
-  return !userAgent || isbot(userAgent) ? 'bot' : 'human';
+  if (!userAgent) return 'bot';
+  let visitor = visitorsByAgent.get(userAgent);
+  if (visitor === undefined) {
+    visitor = isbot(userAgent) ? 'bot' : 'human';
+    // A handful of agent strings make up most traffic; remembering them spares the
+    // detector's large pattern on the redirect path.
+    if (visitorsByAgent.size >= 1000) visitorsByAgent.clear();
+    visitorsByAgent.set(userAgent, visitor);
+  }
+  return visitor;
 }
+
+const visitorsByAgent = new Map<string, ClickEvent['visitor']>();
 
 export interface Counts {
   clicks: number;

@@ -1,5 +1,8 @@
 import type { Context } from 'aws-lambda';
 
+const remainingTime = () => 30_000;
+const ignore = () => undefined;
+
 /** The Lambda context the local runtime hands to handlers, as Lambda would. */
 export function lambdaContext(functionName: string, requestId: string): Context {
   return {
@@ -11,9 +14,9 @@ export function lambdaContext(functionName: string, requestId: string): Context 
     awsRequestId: requestId,
     logGroupName: `/local/${functionName}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    getRemainingTimeInMillis: remainingTime,
+    done: ignore,
+    fail: ignore,
+    succeed: ignore,
   };
 }

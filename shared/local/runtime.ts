@@ -52,7 +52,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     const rt = createRuntime(readConfig(), { queues });
     installRuntime(rt);
     const clickAggregator = await import('../../functions/click-aggregator');
-    queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
+    // LOCAL_QUEUE_CONSUMERS=off leaves messages queued (benchmarks of the request path alone).
+    if (process.env.LOCAL_QUEUE_CONSUMERS !== 'off') queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
     const demo = await ensureDemoAccount(rt, options.demoApiKey);
     const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
     if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);

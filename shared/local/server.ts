@@ -9,25 +9,25 @@ import { lambdaContext } from './lambda-context';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
+const EMPTY = Buffer.alloc(0);
+
 /**
  * The local runtime's HTTP front: one Node server that maps the API Gateway routes to
  * the same handler modules Lambda runs, with the same payload-2.0 events, plus the
  * short-link paths and /health on the same port.
  */
 export async function startHttpServer(options: { port: number; host?: string }): Promise<{ server: Server; port: number }> {
-  const handlers = new Map<string, Promise<LambdaHandler>>();
-  const load = (name: string) => {
-    if (!handlers.has(name)) handlers.set(name, import(`../../functions/${name}`).then((module) => module.handler as LambdaHandler));
-    return handlers.get(name)!;
+  const handlers = new Map<string, LambdaHandler>();
+  const load = async (name: string) => {
+    let handler = handlers.get(name);
+    if (!handler) {
+      handler = ((await import(`../../functions/${name}`)) as { handler: LambdaHandler }).handler;
+      handlers.set(name, handler);
+    }
+    return handler;
   };
 
-  const server = createServer((req, res) => {
-    route(req, res, load).catch((error) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Local server failure', error: String(error?.stack ?? error) }));
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('Internal error');
-    });
-  });
+  const server = createServer((req, res) => void route(req, res, load));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -37,6 +37,16 @@ export async function startHttpServer(options: { port: number; host?: string }):
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, load: (name: string) => Promise<LambdaHandler>): Promise<void> {
+  try {
+    await dispatch(req, res, load);
+  } catch (error) {
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Local server failure', error: String((error as Error)?.stack ?? error) }));
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('Internal error');
+  }
+}
+
+async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: string) => Promise<LambdaHandler>): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = req.method ?? 'GET';
   if (url.pathname === '/health') {
@@ -53,7 +63,9 @@ async function route(req: IncomingMessage, res: ServerResponse, load: (name: str
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const event = await toEvent(req, url);
+  // Most short-link requests carry no body: they skip the stream machinery.
+  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  const event = toEvent(req, url, hasBody ? await readBody(req) : EMPTY);
   const handler = await load(handlerName);
   const result = (await handler(event, lambdaContext(handlerName, event.requestContext.requestId))) ?? {};
   writeResult(res, result, method === 'HEAD');
@@ -72,17 +84,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function toEvent(req: IncomingMessage, url: URL): Promise<APIGatewayProxyEventV2> {
-  const body = await readBody(req);
+function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyEventV2 {
   const rawQueryString = url.search.replace(/^\?/, '');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   // API Gateway joins repeated query parameters with commas.
-  const queryStringParameters = Object.fromEntries(
-    Object.entries(parseQueryString(rawQueryString)).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
-  );
+  const queryStringParameters = rawQueryString
+    ? Object.fromEntries(
+        Object.entries(parseQueryString(rawQueryString)).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+      )
+    : undefined;
   const now = Date.now();
   return {
     version: '2.0',
@@ -90,7 +103,7 @@ async function toEvent(req: IncomingMessage, url: URL): Promise<APIGatewayProxyE
     rawPath: url.pathname,
     rawQueryString,
     headers,
-    queryStringParameters: rawQueryString ? queryStringParameters : undefined,
+    queryStringParameters,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -119,5 +132,6 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResul
   const headers: Record<string, string | number | boolean> = { ...(result.headers ?? {}) };
   headers['content-length'] = body.length;
   res.writeHead(result.statusCode ?? 200, headers as Record<string, string>);
-  res.end(head ? undefined : body);
+  // One write for headers and body together (an empty chunk would cost a second one).
+  res.end(head || body.length === 0 ? undefined : body);
 }

@@ -28,7 +28,7 @@ export class ClicksRepository implements ClickStore {
             messages: fingerprints.join(','),
             deltas: JSON.stringify(deltas),
             claimedAt: at.toISOString(),
-            expiresAt: Math.floor(at.getTime() / 1000) + CLAIM_RETENTION_SECONDS,
+            ttl: Math.floor(at.getTime() / 1000) + CLAIM_RETENTION_SECONDS,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
@@ -54,7 +54,7 @@ export class ClicksRepository implements ClickStore {
     await this.store.db.send(
       new PutCommand({
         TableName: this.store.tableName,
-        Item: { ...keys.clickBatchDone(batchKey), entity: 'ClickBatchDone', expiresAt: Math.floor(at.getTime() / 1000) + CLAIM_RETENTION_SECONDS },
+        Item: { ...keys.clickBatchDone(batchKey), entity: 'ClickBatchDone', ttl: Math.floor(at.getTime() / 1000) + CLAIM_RETENTION_SECONDS },
       }),
     );
   }

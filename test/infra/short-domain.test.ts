@@ -1,3 +1,4 @@
+import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,8 @@ function redirectStack(shortDomain: ShortDomain) {
   apps.push(app);
   const stack = new Stack(app, 'ShortDomain');
   const { table } = new Storage(stack, 'Storage');
-  const redirect = new Redirect(stack, 'ShortLinks', { projectRoot: ROOT, table, shortDomain });
+  const clickQueue = new Queue(stack, 'Clicks');
+  const redirect = new Redirect(stack, 'ShortLinks', { projectRoot: ROOT, table, shortDomain, clickQueue });
   return { app, stack, redirect };
 }
 
@@ -53,7 +55,7 @@ describe('Redirect on a custom short domain', () => {
     expect(built.redirect.shortLinkBase).toBe('https://go.example.com');
     template.resourceCountIs('AWS::Lambda::Function', 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectEquals({ TABLE_NAME: Match.anyValue(), NODE_OPTIONS: '--enable-source-maps' }) },
+      Environment: { Variables: Match.objectEquals({ TABLE_NAME: Match.anyValue(), NODE_OPTIONS: '--enable-source-maps', CLICK_QUEUE_URL: Match.anyValue() }) },
     });
   });
 });

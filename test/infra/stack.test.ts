@@ -90,9 +90,9 @@ describe('ServiceStack', () => {
   });
 
   describe('functions', () => {
-    it('has one function per operation, the fallback and the redirect, and nothing else', () => {
+    it('has one function per operation, the fallback, the redirect and the click aggregator, and nothing else', () => {
       // Assess
-      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 2);
+      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 3);
     });
 
     it('runs every function on Node.js 22, arm64, ESM, with tracing and a log group that expires', () => {
@@ -121,7 +121,7 @@ describe('ServiceStack', () => {
       }
     });
 
-    it.each(['link-get', 'link-list'])('lets %s read the table but not write it', (handler) => {
+    it.each(['link-get', 'link-list', 'link-get-stats'])('lets %s read the table but not write it', (handler) => {
       // Assess
       const actions = allowedActions(logicalId(stack.api.functions.get(handler)!));
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
@@ -171,6 +171,34 @@ describe('ServiceStack', () => {
         DeletionPolicy: 'Retain',
         UpdateReplacePolicy: 'Retain',
       });
+    });
+  });
+
+  describe('clicks', () => {
+    it('feeds the click queue to the aggregator in batches of up to 1,000, with a dead-letter queue after 5 receives', () => {
+      // Assess
+      const aggregator = logicalId(stack.clicks.aggregator);
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: aggregator },
+        BatchSize: 1000,
+        MaximumBatchingWindowInSeconds: 1,
+        EventSourceArn: { 'Fn::GetAtt': [cfnId(stack.clicks.queue), 'Arn'] },
+      });
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        VisibilityTimeout: 360,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [cfnId(stack.clicks.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 },
+      });
+    });
+
+    it('lets the redirect send to the click queue and tells it the queue URL', () => {
+      // Assess
+      const redirect = logicalId(stack.redirect.function);
+      expect(resources[redirect]!.Properties.Environment.Variables.CLICK_QUEUE_URL).toEqual({ Ref: cfnId(stack.clicks.queue) });
+      expect(allowedActions(redirect)).toContain('sqs:SendMessage');
+    });
+
+    it('expires click bookkeeping through the table TTL attribute', () => {
+      template.hasResourceProperties('AWS::DynamoDB::Table', { TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } });
     });
   });
 
