@@ -35,40 +35,8 @@ export class LinksRepository implements LinkStore {
   }
 
   /** Applies changes to the account's link; undefined when it has no such link. */
-  async update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined> {
-    const set: string[] = [];
-    const remove: string[] = [];
-    const names: Record<string, string> = {};
-    const values: Record<string, NativeAttributeValue> = { ':accountId': accountId };
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      if (value === null) remove.push(`#${field}`);
-      else {
-        set.push(`#${field} = :${field}`);
-        values[`:${field}`] = value;
-      }
-    }
-    const expression = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' ');
-    let updated: Link | undefined;
-    await conditionally(async () => {
-      const result = await this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.link(id),
-          // An update with nothing to change still has to prove the link is the caller's.
-          UpdateExpression: expression || 'SET accountId = :accountId',
-          ConditionExpression: OWNED_BY_ACCOUNT,
-          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      updated = fromItem(result.Attributes!);
-    });
-    return updated;
+  update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined> {
+    return this.#change(id, changes, OWNED_BY_ACCOUNT, { ':accountId': accountId });
   }
 
   /** Deletes the account's link; false when it has no such link. */
@@ -85,22 +53,51 @@ export class LinksRepository implements LinkStore {
     );
   }
 
-  async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined> {
+  /** Sets the moderator's verdict on any account's link; undefined when there is no such link. */
+  moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined> {
+    return this.#change(id, { moderatorStatus, moderatorComment }, 'attribute_exists(pk)', {});
+  }
+
+  /**
+   * One conditional UpdateItem that sets the given fields, removes those given as null,
+   * and returns the new link; undefined when the condition does not hold.
+   */
+  async #change(
+    id: number,
+    changes: Record<string, NativeAttributeValue>,
+    condition: string,
+    conditionValues: Record<string, NativeAttributeValue>,
+  ): Promise<Link | undefined> {
+    const set: string[] = [];
+    const remove: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, NativeAttributeValue> = { ...conditionValues };
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      if (value === null) remove.push(`#${field}`);
+      else {
+        set.push(`#${field} = :${field}`);
+        values[`:${field}`] = value;
+      }
+    }
+    // An update with nothing to change still has to prove its condition: it rewrites the entity type.
+    if (set.length === 0 && remove.length === 0) {
+      names['#entity'] = 'entity';
+      values[':entity'] = 'Link';
+      set.push('#entity = :entity');
+    }
+    const expression = [set.length ? `SET ${set.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : ''].filter(Boolean).join(' ');
     let updated: Link | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.link(id),
-          UpdateExpression:
-            moderatorComment === null
-              ? 'SET moderatorStatus = :moderatorStatus REMOVE moderatorComment'
-              : 'SET moderatorStatus = :moderatorStatus, moderatorComment = :moderatorComment',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: {
-            ':moderatorStatus': moderatorStatus,
-            ...(moderatorComment === null ? {} : { ':moderatorComment': moderatorComment }),
-          },
+          UpdateExpression: expression,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
           ReturnValues: 'ALL_NEW',
         }),
       );
