@@ -1,0 +1,38 @@
+import type { Encoding } from '../domain/segments';
+import type { MessageStatus } from '../domain/message-status';
+
+/** One SMS handed to a gateway. */
+export interface OutboundSms {
+  messageId: number;
+  from: string;
+  /** International number, digits only. */
+  to: string;
+  text: string;
+  encoding: Encoding;
+  segments: number;
+  /** Minutes the network may keep trying before the message expires. */
+  validityMinutes: number;
+}
+
+/**
+ * What a submit came to. `ambiguous` means the gateway may or may not have taken the
+ * message (a timeout, a dropped connection): it is marked for reconciliation, never
+ * submitted again blindly.
+ */
+export type SubmitResult =
+  | { outcome: 'accepted'; gatewayMessageId: string }
+  | { outcome: 'rejected'; reason: string }
+  | { outcome: 'ambiguous'; reason: string };
+
+/** A delivery report as a gateway tells it, already mapped to our statuses. */
+export interface DeliveryReport {
+  gateway: string;
+  gatewayMessageId: string;
+  status: MessageStatus;
+  at: Date;
+}
+
+export interface SmsGateway {
+  readonly name: string;
+  submit(sms: OutboundSms): Promise<SubmitResult>;
+}

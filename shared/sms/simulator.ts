@@ -1,0 +1,51 @@
+import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
+
+/**
+ * The built-in gateway for development and tests: no network, deterministic outcomes
+ * chosen by the recipient's last digit, and delivery reports delivered through the same
+ * path real gateways' reports take (`report`).
+ *
+ * | last digit | outcome                                   |
+ * |------------|-------------------------------------------|
+ * | 0–5        | accepted, then DELIVRD                    |
+ * | 6          | accepted, then UNDELIV                    |
+ * | 7          | rejected at submit (REJECTD)              |
+ * | 8          | accepted, then no report: EXPIRED once its validity passes |
+ * | 9          | accepted, then PDLIVRD, then DELIVRD       |
+ */
+export class SimulatorGateway implements SmsGateway {
+  readonly name = 'simulator';
+  #sequence = 0;
+
+  constructor(
+    private readonly options: {
+      /** Where delivery reports go: the service's delivery-report path. */
+      report: (report: DeliveryReport) => Promise<void>;
+      /** Delay before each delivery report. */
+      latencyMs?: number;
+      clock?: () => Date;
+    },
+  ) {}
+
+  async submit(sms: OutboundSms): Promise<SubmitResult> {
+    const digit = Number(sms.to.at(-1));
+    if (digit === 7) return { outcome: 'rejected', reason: 'Simulated rejection (recipient ends in 7)' };
+    const gatewayMessageId = `sim-${Date.now().toString(36)}-${(this.#sequence++).toString(36)}`;
+    const reports: DeliveryReport['status'][] = digit === 6 ? ['UNDELIV'] : digit === 8 ? [] : digit === 9 ? ['PDLIVRD', 'DELIVRD'] : ['DELIVRD'];
+    this.#schedule(gatewayMessageId, reports);
+    return { outcome: 'accepted', gatewayMessageId };
+  }
+
+  #schedule(gatewayMessageId: string, statuses: DeliveryReport['status'][]): void {
+    const latency = this.options.latencyMs ?? 0;
+    statuses.forEach((status, index) => {
+      const timer = setTimeout(() => {
+        const at = this.options.clock?.() ?? new Date();
+        this.options.report({ gateway: this.name, gatewayMessageId, status, at }).catch((error) => {
+          console.error(JSON.stringify({ level: 'ERROR', message: 'Simulated delivery report failed', gatewayMessageId, error: String(error) }));
+        });
+      }, latency * (index + 1));
+      timer.unref();
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import type { DeliveryReport, OutboundSms } from '../../shared/sms/gateway';
+import { SimulatorGateway } from '../../shared/sms/simulator';
+
+describe('SimulatorGateway', () => {
+  const sms = (to: string): OutboundSms => ({ messageId: 1, from: 'Shop', to, text: 'Hi', encoding: 'GSM-7', segments: 1, validityMinutes: 60 });
+
+  async function outcome(to: string) {
+    const reports: DeliveryReport[] = [];
+    const gateway = new SimulatorGateway({ report: async (report) => void reports.push(report), latencyMs: 1 });
+    const result = await gateway.submit(sms(to));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return { result, statuses: reports.map((report) => report.status) };
+  }
+
+  it.each([
+    ['447400123450', ['DELIVRD']],
+    ['447400123456', ['UNDELIV']],
+    ['447400123458', []],
+    ['447400123459', ['PDLIVRD', 'DELIVRD']],
+  ])('accepts %s and reports %j', async (to, statuses) => {
+    const { result, statuses: reported } = await outcome(to);
+    expect(result).toEqual({ outcome: 'accepted', gatewayMessageId: expect.stringMatching(/^sim-/) });
+    expect(reported).toEqual(statuses);
+  });
+
+  it('rejects recipients ending in 7 at submit', async () => {
+    const { result, statuses } = await outcome('447400123457');
+    expect(result).toEqual({ outcome: 'rejected', reason: expect.stringContaining('7') });
+    expect(statuses).toEqual([]);
+  });
+
+  it('gives every accepted message its own gateway id', async () => {
+    const gateway = new SimulatorGateway({ report: async () => undefined });
+    const ids = await Promise.all([1, 2, 3].map(() => gateway.submit(sms('447400123450'))));
+    expect(new Set(ids.map((r) => (r.outcome === 'accepted' ? r.gatewayMessageId : ''))).size).toBe(3);
+  });
+});
