@@ -6,7 +6,7 @@ import { requireShortLinkBase } from '../config';
 import { runtime } from '../runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
-import { apiVersion, bodyLimit, bracketParams, malformedBody } from './middleware/transport';
+import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, parameterLimit } from './middleware/transport';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
 /**
@@ -22,6 +22,8 @@ export function apiHandler(operation: Operation) {
     .use(malformedBody())
     .use(apiVersion())
     .use(bodyLimit())
+    .use(parameterLimit())
+    .use(formContentType())
     .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
     .use(bracketParams())
     .use(apiKeyAuth(accounts))

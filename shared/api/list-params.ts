@@ -10,7 +10,8 @@ import { isRecord } from './params';
 export function paginationOf(value: unknown): Pagination {
   if (value === undefined || value === '') return { pageSize: DEFAULT_PAGE_SIZE, currentPage: 0 };
   if (!isRecord(value)) throw new AppError('limit', 'pagination must carry pagination[pageSize] and pagination[currentPage]');
-  const pageSize = value.pageSize === undefined || value.pageSize === '' ? DEFAULT_PAGE_SIZE : Number(scalar(value.pageSize, 'pageSize'));
+  const rawSize = value.pageSize === undefined || value.pageSize === '' ? String(DEFAULT_PAGE_SIZE) : scalar(value.pageSize, 'pagination[pageSize]').trim();
+  const pageSize = /^\d{1,3}$/.test(rawSize) ? Number(rawSize) : NaN;
   if (!PAGE_SIZES.includes(pageSize as PageSize)) throw new AppError('limit', `pagination[pageSize] must be one of ${PAGE_SIZES.join(', ')}`);
   const rawPage = value.currentPage === undefined || value.currentPage === '' ? '0' : scalar(value.currentPage, 'currentPage').trim();
   if (!/^\d{1,9}$/.test(rawPage)) throw new AppError('limit', 'pagination[currentPage] must be a whole number from 0');

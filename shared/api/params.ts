@@ -39,11 +39,12 @@ export const sortDirection = v.pipe(
  * A list of identifiers in any of the shapes clients send: `ids[]=1&ids[]=2`,
  * `ids[0]=1&ids[1]=2` (both arrive as arrays or index-keyed objects), a comma-separated
  * string `1,2`, or one scalar. Empty entries are dropped; each entry stays a string.
+ * Other keys are no list: `ids[=5` (an unclosed bracket) arrives as `{ '[': '5' }`.
  */
 export function listOf(value: unknown): string[] | undefined {
   let entries: unknown[];
   if (Array.isArray(value)) entries = value;
-  else if (isRecord(value)) entries = Object.values(value);
+  else if (isRecord(value) && Object.keys(value).every((index) => /^\d+$/.test(index))) entries = Object.values(value);
   else if (typeof value === 'string') entries = value.split(',');
   else return undefined;
   if (entries.some((entry) => typeof entry !== 'string')) return undefined;

@@ -186,8 +186,8 @@ export class LinkService {
       (link) =>
         (query.status === undefined || link.status === query.status) &&
         (query.moderatorStatus === undefined || link.moderatorStatus === query.moderatorStatus) &&
-        (query.createdFrom === undefined || Date.parse(link.createdAt) >= query.createdFrom.getTime()) &&
-        (query.createdTo === undefined || Date.parse(link.createdAt) <= query.createdTo.getTime()) &&
+        (query.createdFrom === undefined || createdSecond(link) >= query.createdFrom.getTime()) &&
+        (query.createdTo === undefined || createdSecond(link) <= query.createdTo.getTime()) &&
         (needle === undefined ||
           [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
     );
@@ -230,6 +230,14 @@ export class LinkService {
 
 function expiresAt(expirationDate: string | null, timeZone: string): string | null {
   return expirationDate === null ? null : endOfLocalDay(expirationDate, timeZone).toISOString();
+}
+
+/**
+ * The creation instant to the whole second, as createTs shows it: a filter up to
+ * `10:00:00` then takes the link shown as created at `10-00-00`, made at 10:00:00.250.
+ */
+function createdSecond(link: Link): number {
+  return Math.floor(Date.parse(link.createdAt) / 1000) * 1000;
 }
 
 function sortValue(link: Link, field: LinkSortField): string | number | null {

@@ -63,6 +63,32 @@ export class TestService {
     return { status: raw.status, envelope: JSON.parse(text) as Envelope<T>, raw };
   }
 
+  /**
+   * POSTs a body exactly as given (bytes or text, any content type), for the transport and
+   * malformed-body tests. `envelope` is the parsed JSON answer, undefined when it is not JSON.
+   */
+  async post<T = any>(
+    path: string,
+    key: string | null,
+    body: string | Buffer | undefined,
+    options: { contentType?: string; query?: Record<string, string> } = {},
+  ): Promise<{ status: number; contentType: string | null; text: string; envelope: Envelope<T> | undefined }> {
+    const query = new URLSearchParams({ output: 'json', api: 'v1', ...(key === null ? {} : { apiKey: key }), ...options.query });
+    const raw = await fetch(`${this.baseUrl}/service/${path}?${query}`, {
+      method: 'POST',
+      headers: { 'content-type': options.contentType ?? 'application/x-www-form-urlencoded' },
+      body,
+    });
+    const text = await raw.text();
+    let envelope: Envelope<T> | undefined;
+    try {
+      envelope = JSON.parse(text) as Envelope<T>;
+    } catch {
+      envelope = undefined;
+    }
+    return { status: raw.status, contentType: raw.headers.get('content-type'), text, envelope };
+  }
+
   /** Shorthand: POST and return the envelope. */
   async api<T = any>(path: string, key: string | null, body?: Record<string, string | string[]> | string): Promise<Envelope<T>> {
     return (await this.call<T>(path, key, { body })).envelope;
@@ -79,4 +105,9 @@ export function formBody(fields: Record<string, string | string[]>): string {
     for (const item of Array.isArray(value) ? value : [value]) params.append(name, item);
   }
   return params.toString();
+}
+
+/** The envelope of a failed call: its code, `data` (null unless fields are named) and an English message. */
+export function failure(code: number, data: unknown = null): Envelope {
+  return { code, data, message: expect.stringMatching(/\w/) };
 }

@@ -9,6 +9,11 @@ export const API_VERSIONS = ['v1'];
 export const OUTPUT_FORMATS = ['json', 'xml'];
 /** Far above any legitimate request (2,000-character URLs, 100 ids); keeps memory bounded. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * node:querystring, which reads the body (@middy/http-urlencode-body-parser) and the query
+ * string, keeps only the first 1,000 `&`-separated pairs and drops the rest without a word.
+ */
+export const MAX_PARAMETERS = 1000;
 
 /** `output` (json/xml, else code 6) and `api` (v1, else code 12), from the query string. */
 export function apiVersion(): middy.MiddlewareObj<ApiEvent, ApiResult> {
@@ -31,6 +36,45 @@ export function bodyLimit(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     if (bytes > MAX_BODY_BYTES) throw new AppError('limit', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
   };
   return { before: bodyLimitBefore };
+}
+
+/**
+ * Refuses a body or query string with more pairs than the parser reads (code 12), so a
+ * long `ids[]` list is never cut short in silence.
+ */
+export function parameterLimit(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const parameterLimitBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    const { body, isBase64Encoded, rawQueryString } = request.event;
+    const form = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString() : body) : '';
+    if (pairCount(form) > MAX_PARAMETERS || pairCount(rawQueryString ?? '') > MAX_PARAMETERS) {
+      throw new AppError('limit', `A request may carry at most ${MAX_PARAMETERS} parameters in its body and as many in its query string`);
+    }
+  };
+  return { before: parameterLimitBefore };
+}
+
+/** Pairs as node:querystring counts them toward its limit: every `&`-separated piece. */
+function pairCount(form: string): number {
+  if (form === '') return 0;
+  let pairs = 1;
+  for (let at = form.indexOf('&'); at !== -1; at = form.indexOf('&', at + 1)) pairs++;
+  return pairs;
+}
+
+/**
+ * Media types are case-insensitive, the body parser's pattern is not: it would skip a
+ * form sent as `Application/X-WWW-Form-Urlencoded`. This lowercases the media type.
+ */
+export function formContentType(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const formContentTypeBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    const headers = request.event.headers;
+    const name = headers && Object.keys(headers).find((header) => header.toLowerCase() === 'content-type');
+    if (!name) return;
+    const value = headers[name]!;
+    delete headers[name];
+    headers['content-type'] = value.replace(/^[^;]*/, (mediaType) => mediaType.trim().toLowerCase());
+  };
+  return { before: formContentTypeBefore };
 }
 
 /**

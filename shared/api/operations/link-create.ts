@@ -3,29 +3,34 @@ import { AppError } from '../../domain/errors';
 import { fullLinkProblem } from '../../domain/links';
 import { requireShortLinkBase } from '../../config';
 import { runtime } from '../../runtime';
-import { isRecord, parseWith, text } from '../params';
+import { isGiven, isRecord, parseWith, text } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
 
 const shortLinkHost = new URL(requireShortLinkBase(runtime().config)).host;
 
-const createSchema = v.object({
-  fullLink: v.pipe(
-    text('Full link is required'),
-    v.trim(),
-    v.rawCheck(({ dataset, addIssue }) => {
-      const problem = dataset.typed ? fullLinkProblem(dataset.value, shortLinkHost) : undefined;
-      if (problem) addIssue({ message: problem });
-    }),
-  ),
-  status: v.optional(linkStatus),
-  expirationDate: v.optional(expirationDate),
-  comment: v.optional(comment),
-});
+// A required key that is missing is reported with the object's message; fullLink is the only one.
+const createSchema = v.object(
+  {
+    fullLink: v.pipe(
+      text('Full link is required'),
+      v.trim(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        const problem = dataset.typed ? fullLinkProblem(dataset.value, shortLinkHost) : undefined;
+        if (problem) addIssue({ message: problem });
+      }),
+    ),
+    status: v.optional(linkStatus),
+    expirationDate: v.optional(expirationDate),
+    comment: v.optional(comment),
+  },
+  'Full link is required',
+);
 
 /** Link/Create: `data[fullLink]` required; `data[status]`, `data[expirationDate]`, `data[comment]` optional. */
 export const linkCreate: Operation = async ({ params, account }) => {
-  if (params.data === undefined) throw new AppError('missingParameter', 'The data parameter is required');
+  // `data=` is how PHP clients send a parameter they do not set: absent too.
+  if (!isGiven(params.data)) throw new AppError('missingParameter', 'The data parameter is required');
   if (!isRecord(params.data)) throw new AppError('invalid', 'data must carry fields such as data[fullLink]', { data: ['Expected fields'] });
   const input = parseWith(createSchema, blankAsAbsent(params.data, ['status', 'expirationDate']));
   const { links } = runtime();

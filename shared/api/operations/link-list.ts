@@ -36,6 +36,8 @@ function linkQuery(params: Record<string, unknown>, account: Account): LinkQuery
     return instant;
   };
   const query = criteria.query === undefined ? undefined : scalar(criteria.query, 'criteria[query]').trim();
+  // Decoding turns what is not UTF-8 into U+FFFD (see text() in params.ts): no search for that is meant.
+  if (query?.includes('\ufffd')) throw new AppError('limit', 'criteria[query] must be valid UTF-8 text');
   return {
     status: flagOf('status'),
     moderatorStatus: flagOf('moderatorStatus'),

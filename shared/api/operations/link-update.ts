@@ -15,9 +15,13 @@ const updateSchema = v.object({
 /** Link/Update: `id` required; `data[status]`, `data[expirationDate]`, `data[comment]`. Returns the short link. */
 export const linkUpdate: Operation = async ({ params, account }) => {
   if (!isGiven(params.id)) throw new AppError('missingParameter', 'The id parameter is required');
-  const id = typeof params.id === 'string' ? params.id.trim() : '';
+  // As in Link/Get: an id in another shape (`id[]=1`) breaks the one-link limit; any other
+  // text is no link's id.
+  if (typeof params.id !== 'string') throw new AppError('limit', 'id must be a single value');
+  const id = params.id.trim();
   if (!/^\d{1,15}$/.test(id)) throw new AppError('notFound', 'Link not found');
-  const data = params.data ?? {};
+  // `data=` is how PHP clients send a parameter they do not set: no fields, like no data at all.
+  const data = isGiven(params.data) ? params.data : {};
   if (!isRecord(data)) throw new AppError('invalid', 'data must carry fields such as data[status]', { data: ['Expected fields'] });
   const input = parseWith(updateSchema, blankAsAbsent(data, ['status']));
   const { links } = runtime();
