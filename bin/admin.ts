@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { SendingSettings } from '../shared/domain/accounts';
 import { AppError } from '../shared/domain/errors';
 import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { ensureTable, startDynalite } from '../shared/local/dynalite';
@@ -31,6 +32,13 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   key revoke ACCOUNT_ID KEY_ID
   link block LINK_ID [--comment TEXT]     moderator block (redirect answers 451)
   link approve LINK_ID [--comment TEXT]
+  signature add ACCOUNT_ID NAME           register a sender signature (usable once approved)
+  signature approve ACCOUNT_ID NAME
+  signature default ACCOUNT_ID NAME|-     the signature used when a send names none
+  signature list ACCOUNT_ID
+  tariff set ACCOUNT_ID COUNTRY|* PRICE|- price of one segment (- removes it)
+  tariff show ACCOUNT_ID
+  moderation set ACCOUNT_ID none|all      whether campaigns wait for approval
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -116,9 +124,53 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       const link = await rt.links.moderate(id(0, 'a link id'), command === 'block' ? 0 : 1, values.comment ?? null);
       return print(`Link ${link.id} is ${link.moderatorStatus === 0 ? 'blocked' : 'approved'}`, link);
     }
+    case 'signature add':
+    case 'signature approve':
+    case 'signature default': {
+      const name = args[1];
+      if (!name) throw new AppError('invalid', `signature ${command} needs ACCOUNT_ID NAME`);
+      const accountId = id(0, 'an account id');
+      const account =
+        command === 'add'
+          ? await rt.accounts.addSignature(accountId, name)
+          : command === 'approve'
+            ? await rt.accounts.approveSignature(accountId, name)
+            : await rt.accounts.setDefaultSignature(accountId, name === '-' ? null : name);
+      return print(`Signatures of account ${account.id}: ${describeSignatures(account.sending)}`, account.sending);
+    }
+    case 'signature list': {
+      const { sending } = await rt.accounts.getAccount(id(0, 'an account id'));
+      return print(describeSignatures(sending), sending);
+    }
+    case 'tariff set': {
+      const [, country, price] = args;
+      if (!country || price === undefined) throw new AppError('invalid', 'tariff set needs ACCOUNT_ID COUNTRY|* PRICE|-');
+      const value = price === '-' ? null : Number(price);
+      const account = await rt.accounts.setPrice(id(0, 'an account id'), country, value === null || Number.isFinite(value) ? value : NaN);
+      return print(`Tariff of account ${account.id} (${account.currency}): ${describeTariff(account.sending.tariff)}`, account.sending.tariff);
+    }
+    case 'tariff show': {
+      const account = await rt.accounts.getAccount(id(0, 'an account id'));
+      return print(`${account.currency}: ${describeTariff(account.sending.tariff)}`, account.sending.tariff);
+    }
+    case 'moderation set': {
+      const account = await rt.accounts.setModeration(id(0, 'an account id'), args[1] as 'none' | 'all');
+      return print(`Moderation of account ${account.id}: ${account.sending.moderation}`, { moderation: account.sending.moderation });
+    }
     default:
       throw new AppError('invalid', `Unknown command: ${group} ${command}\n\n${USAGE}`);
   }
+}
+
+function describeSignatures(sending: SendingSettings): string {
+  const names = Object.entries(sending.signatures).map(
+    ([name, signature]) => `${name} (${signature.approved ? 'approved' : 'pending'}${name === sending.defaultSignature ? ', default' : ''})`,
+  );
+  return names.join(', ') || 'none';
+}
+
+function describeTariff(tariff: Record<string, number>): string {
+  return Object.entries(tariff).map(([country, price]) => `${country} ${price}`).join(', ') || 'no prices';
 }
 
 async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> {

@@ -7,12 +7,16 @@ import {
   hashApiKey,
   isApiKeyShaped,
   isCurrencyCode,
+  EMPTY_SENDING_SETTINGS,
   type Account,
   type AccountStatus,
   type ApiKey,
+  type ModerationPolicy,
+  type SendingSettings,
 } from './accounts';
 import { AppError } from './errors';
 import type { IdSource } from './link-service';
+import { isValidSignature } from './senders';
 import { isValidTimeZone, type Clock } from './time';
 
 /** What account administration and authentication need from storage. */
@@ -20,7 +24,7 @@ export interface AccountStore {
   create(account: Account): Promise<void>;
   get(id: number): Promise<Account | undefined>;
   list(): Promise<Account[]>;
-  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status'>>): Promise<boolean>;
+  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending'>>): Promise<boolean>;
 }
 
 export interface ApiKeyStore {
@@ -59,6 +63,7 @@ export class AccountService {
       currency: settings.currency ?? DEFAULT_CURRENCY,
       status: 'active',
       createdAt: this.deps.clock().toISOString(),
+      sending: EMPTY_SENDING_SETTINGS,
     };
     assertSettings(account);
     await this.deps.accounts.create(account);
@@ -80,6 +85,59 @@ export class AccountService {
     assertSettings({ ...current, ...changes });
     if (!(await this.deps.accounts.update(id, changes))) throw new AppError('notFound', `No account ${id}`);
     return this.getAccount(id);
+  }
+
+  /** Registers a sender signature; it can be used once approved. */
+  async addSignature(accountId: number, name: string): Promise<Account> {
+    if (!isValidSignature(name)) {
+      throw new AppError('invalid', 'A signature is 1–11 letters, digits, spaces, dots, dashes or underscores with a letter, or up to 15 digits');
+    }
+    return this.#changeSending(accountId, (sending) => {
+      if (sending.signatures[name]) throw new AppError('invalid', `Signature ${name} is already registered`);
+      return { ...sending, signatures: { ...sending.signatures, [name]: { approved: false, createdAt: this.deps.clock().toISOString() } } };
+    });
+  }
+
+  approveSignature(accountId: number, name: string): Promise<Account> {
+    return this.#changeSending(accountId, (sending) => {
+      const signature = sending.signatures[name];
+      if (!signature) throw new AppError('notFound', `Account ${accountId} has no signature ${name}`);
+      return { ...sending, signatures: { ...sending.signatures, [name]: { ...signature, approved: true } } };
+    });
+  }
+
+  /** Makes an approved signature the account's default; null returns to the service signature. */
+  setDefaultSignature(accountId: number, name: string | null): Promise<Account> {
+    return this.#changeSending(accountId, (sending) => {
+      if (name !== null && !sending.signatures[name]?.approved) throw new AppError('invalid', `Signature ${name} is not approved`);
+      return { ...sending, defaultSignature: name };
+    });
+  }
+
+  /** Sets the price of one segment to a country (`*` for any other); null removes it. */
+  async setPrice(accountId: number, country: string, price: number | null): Promise<Account> {
+    const key = country === '*' ? '*' : country.toUpperCase();
+    if (key !== '*' && !/^[A-Z]{2}$/.test(key)) throw new AppError('invalid', 'A country is an ISO 3166 alpha-2 code, or * for any other');
+    if (price !== null && !(Number.isFinite(price) && price >= 0)) throw new AppError('invalid', 'A price is a number from 0');
+    return this.#changeSending(accountId, (sending) => {
+      const tariff = { ...sending.tariff };
+      if (price === null) delete tariff[key];
+      else tariff[key] = price;
+      return { ...sending, tariff };
+    });
+  }
+
+  async setModeration(accountId: number, moderation: ModerationPolicy): Promise<Account> {
+    if (moderation !== 'none' && moderation !== 'all') throw new AppError('invalid', 'Moderation is none or all');
+    return this.#changeSending(accountId, (sending) => ({ ...sending, moderation }));
+  }
+
+  /** Read, change, write: sending settings are edited by administrators, one at a time. */
+  async #changeSending(accountId: number, change: (sending: SendingSettings) => SendingSettings): Promise<Account> {
+    const account = await this.getAccount(accountId);
+    const sending = change(account.sending);
+    if (!(await this.deps.accounts.update(accountId, { sending }))) throw new AppError('notFound', `No account ${accountId}`);
+    return { ...account, sending };
   }
 
   /**

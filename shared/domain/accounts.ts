@@ -9,9 +9,26 @@ export interface Account {
   currency: string;
   status: AccountStatus;
   createdAt: string;
+  /** Sending settings: sender signatures, prices and the moderation policy. */
+  sending: SendingSettings;
 }
 
 export type AccountStatus = 'active' | 'blocked';
+
+/** `all`: every campaign waits for an administrator; `none`: campaigns go out at once. */
+export type ModerationPolicy = 'none' | 'all';
+
+export interface SendingSettings {
+  /** Registered sender signatures by name; only approved ones may be used. */
+  signatures: Record<string, { approved: boolean; createdAt: string }>;
+  /** Used when a send names no `from`; must be an approved signature. */
+  defaultSignature: string | null;
+  /** Price of one segment by destination country (ISO 3166 alpha-2), `*` for any other. */
+  tariff: Record<string, number>;
+  moderation: ModerationPolicy;
+}
+
+export const EMPTY_SENDING_SETTINGS: SendingSettings = { signatures: {}, defaultSignature: null, tariff: {}, moderation: 'none' };
 
 export interface ApiKey {
   keyId: string;

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { Account, AccountStatus, ApiKey } from '../domain/accounts';
+import { EMPTY_SENDING_SETTINGS, type Account, type ApiKey } from '../domain/accounts';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
@@ -33,7 +33,7 @@ export class AccountsRepository {
   }
 
   /** Changes settings of an existing account; false when there is no such account. */
-  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status'>>): Promise<boolean> {
+  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending'>>): Promise<boolean> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (entries.length === 0) return this.get(id).then(Boolean);
     return conditionally(() =>
@@ -114,6 +114,8 @@ function accountFromItem(item: Record<string, NativeAttributeValue>): Account {
     currency: String(item.currency),
     status: item.status === 'blocked' ? 'blocked' : 'active',
     createdAt: String(item.createdAt),
+    // Accounts stored before sending settings existed read as having none.
+    sending: { ...EMPTY_SENDING_SETTINGS, ...(item.sending ?? {}) },
   };
 }
 

@@ -91,6 +91,11 @@ describe('local runtime (bin/serve.ts)', () => {
 
     // The admin CLI also works on the data directory while nothing runs.
     expect(admin(dataDir, 'account', 'list').stdout).toContain('Second');
+    const secondId = made.stdout.match(/Account (\d+)/)![1]!;
+    expect(admin(dataDir, 'tariff', 'set', secondId, 'kz', '0.02').stdout).toBe(`Tariff of account ${secondId} (USD): KZ 0.02\n`);
+    const refused = admin(dataDir, 'signature', 'default', secondId, 'Shop');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('Signature Shop is not approved');
 
     // Second start: same data, no key printed again
     const second = await startServer(dataDir);

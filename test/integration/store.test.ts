@@ -104,6 +104,53 @@ describe('AccountService', () => {
   });
 });
 
+describe('AccountService sending settings', () => {
+  const service = () =>
+    new AccountService({
+      accounts: new AccountsRepository(store),
+      apiKeys: new ApiKeysRepository(store),
+      ids: new IdAllocator(store, 'account-test'),
+      clock: () => new Date('2026-11-22T10:00:00Z'),
+      authCacheTtlMs: 0,
+    });
+
+  it('registers, approves and defaults signatures, prices and moderation, and reads them back', async () => {
+    // Prepare
+    const accounts = service();
+    const { id } = await accounts.createAccount({ name: 'Shop' });
+
+    // Act
+    await accounts.addSignature(id, 'Shop');
+    await expect(accounts.setDefaultSignature(id, 'Shop')).rejects.toThrow('not approved');
+    await accounts.approveSignature(id, 'Shop');
+    await accounts.setDefaultSignature(id, 'Shop');
+    await accounts.setPrice(id, 'kz', 0.02);
+    await accounts.setPrice(id, '*', 0.05);
+    await accounts.setPrice(id, '*', null);
+    await accounts.setModeration(id, 'all');
+
+    // Assess: what a fresh read (as authentication does) sees
+    expect((await service().getAccount(id)).sending).toEqual({
+      signatures: { Shop: { approved: true, createdAt: '2026-11-22T10:00:00.000Z' } },
+      defaultSignature: 'Shop',
+      tariff: { KZ: 0.02 },
+      moderation: 'all',
+    });
+  });
+
+  it('refuses bad signatures, duplicate ones, unknown countries and negative prices', async () => {
+    const accounts = service();
+    const { id } = await accounts.createAccount({ name: 'Shop' });
+    await expect(accounts.addSignature(id, 'Way too long name')).rejects.toThrow('A signature is');
+    await accounts.addSignature(id, 'Shop');
+    await expect(accounts.addSignature(id, 'Shop')).rejects.toThrow('already registered');
+    await expect(accounts.approveSignature(id, 'Other')).rejects.toMatchObject({ kind: 'notFound' });
+    await expect(accounts.setPrice(id, 'Kazakhstan', 1)).rejects.toThrow('ISO 3166');
+    await expect(accounts.setPrice(id, 'KZ', -1)).rejects.toThrow('from 0');
+    await expect(accounts.setModeration(id, 'some' as never)).rejects.toThrow('none or all');
+  });
+});
+
 describe('SettingsRepository', () => {
   it('creates the link code secret once, even when processes race for it', async () => {
     const secrets = await Promise.all([0, 1, 2, 3].map(() => new SettingsRepository(store).linkCodeSecret()));
