@@ -10,6 +10,8 @@
  * | ClickBucket | LINK#<id>      | STATS#<type>#<param> |                  |                     |
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
+ * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
+ * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
  */
@@ -42,6 +44,17 @@ export const keys = {
   /** Batches by the UTC minute they were claimed in (`2026-11-22T10:05`), to find recent ones. */
   clickBatchIndex: (batchKey: string, minute: string) => ({ gsi1pk: clickBatchesAt(minute), gsi1sk: batchKey }),
   clickBatchesAt,
+
+  message: (id: number): Key => ({ pk: `MESSAGE#${id}`, sk: '#MESSAGE' }),
+  messageIndex: (accountId: number, createdAt: string, id: number) => ({
+    gsi1pk: `ACCOUNT#${accountId}#MESSAGES`,
+    gsi1sk: `${createdAt}#${pad(id)}`,
+  }),
+  /** Gateway message ids are normalised (lowercase) before they become keys. */
+  gatewayMessage: (gateway: string, gatewayMessageId: string): Key => ({
+    pk: `GATEWAYMSG#${gateway}#${gatewayMessageId.toLowerCase()}`,
+    sk: '#GATEWAYMSG',
+  }),
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),

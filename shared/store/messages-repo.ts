@@ -1,0 +1,130 @@
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { statusesBefore, type MessageStatus } from '../domain/message-status';
+import type { Message } from '../domain/messages';
+import type { Store } from './client';
+import { conditionally } from './conditional';
+import { keys } from './keys';
+
+/**
+ * Messages and their status changes. Every change is one conditional UpdateItem whose
+ * condition is the status rule (domain/message-status.ts): the message must be in a
+ * status that may move to the new one, so a late, repeated or out-of-order report never
+ * regresses a message and a final status never changes.
+ */
+export class MessagesRepository {
+  constructor(private readonly store: Store) {}
+
+  async create(message: Message): Promise<void> {
+    await this.store.db.send(
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: { ...keys.message(message.id), ...keys.messageIndex(message.accountId, message.createdAt, message.id), entity: 'Message', ...message },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async get(id: number): Promise<Message | undefined> {
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.message(id), ConsistentRead: true }));
+    return result.Item ? fromItem(result.Item) : undefined;
+  }
+
+  /**
+   * The worker's claim, NEW → ENQUEUD. Only one claim can win, so a redelivered queue
+   * message or a second worker never submits the same SMS again.
+   */
+  claimForSend(id: number, at: Date): Promise<boolean> {
+    return this.#move(id, 'ENQUEUD', at, {}).then(Boolean);
+  }
+
+  /** The gateway took the message: ACCEPTD, with its id at the gateway, findable by that id. */
+  async markAccepted(id: number, gateway: string, gatewayMessageId: string, at: Date): Promise<Message | undefined> {
+    // The pointer first: a fast delivery report may arrive before the status is written.
+    await this.store.db.send(
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: { ...keys.gatewayMessage(gateway, gatewayMessageId), entity: 'GatewayMessage', messageId: id },
+      }),
+    );
+    return this.#move(id, 'ACCEPTD', at, { gateway, gatewayMessageId, startSendAt: at.toISOString() });
+  }
+
+  /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */
+  async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
+    await this.store.db.send(
+      new UpdateCommand({
+        TableName: this.store.tableName,
+        Key: keys.message(id),
+        UpdateExpression: 'SET submitState = :ambiguous, submitProblem = :reason, statusUpdatedAt = :at',
+        ConditionExpression: '#status = :enqueued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':ambiguous': 'ambiguous', ':reason': reason, ':at': at.toISOString(), ':enqueued': 'ENQUEUD' },
+      }),
+    );
+  }
+
+  /** Moves the message to `status` if the rule allows; the updated message, or undefined. */
+  applyStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined> {
+    return this.#move(id, status, at, {});
+  }
+
+  async findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined> {
+    const result = await this.store.db.send(
+      new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }),
+    );
+    return result.Item ? Number(result.Item.messageId) : undefined;
+  }
+
+  async #move(id: number, status: MessageStatus, at: Date, extra: Record<string, NativeAttributeValue>): Promise<Message | undefined> {
+    const allowed = statusesBefore(status);
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Record<string, NativeAttributeValue> = { ':status': status, ':at': at.toISOString() };
+    allowed.forEach((from, index) => (values[`:from${index}`] = from));
+    const sets = ['#status = :status', 'statusUpdatedAt = :at'];
+    for (const [field, value] of Object.entries(extra)) {
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    let updated: Message | undefined;
+    await conditionally(async () => {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // The status rule: only from a status that may move to this one.
+          ConditionExpression: `#status IN (${allowed.map((_, index) => `:from${index}`).join(', ')})`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = fromItem(result.Attributes!);
+    });
+    return updated;
+  }
+}
+
+function fromItem(item: Record<string, NativeAttributeValue>): Message {
+  return {
+    id: Number(item.id),
+    accountId: Number(item.accountId),
+    campaignId: Number(item.campaignId),
+    from: String(item.from),
+    to: String(item.to),
+    text: String(item.text),
+    segNum: Number(item.segNum),
+    segUserBuy: Number(item.segUserBuy),
+    status: item.status as MessageStatus,
+    uuid: String(item.uuid),
+    countryA2: String(item.countryA2),
+    validityMinutes: Number(item.validityMinutes),
+    createdAt: String(item.createdAt),
+    startSendAt: item.startSendAt ?? null,
+    statusUpdatedAt: item.statusUpdatedAt ?? null,
+    gateway: item.gateway ?? null,
+    gatewayMessageId: item.gatewayMessageId ?? null,
+    submitState: item.submitState ?? null,
+  };
+}

@@ -1,0 +1,77 @@
+import type { Message } from '../../shared/domain/messages';
+import type { Store } from '../../shared/store/client';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { startTestStore } from '../support/dynamo';
+
+let store: Store;
+let close: () => Promise<void>;
+let repo: MessagesRepository;
+let nextId = 1;
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+  repo = new MessagesRepository(store);
+});
+afterAll(() => close());
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 10, minute));
+
+async function newMessage(): Promise<number> {
+  const id = nextId++;
+  const message: Message = {
+    id, accountId: 1, campaignId: 100 + id, from: 'Shop', to: '447400123450', text: 'Hi', segNum: 1, segUserBuy: 0.05,
+    status: 'NEW', uuid: `01J${id}`, countryA2: 'GB', validityMinutes: 1440, createdAt: at(0).toISOString(),
+    startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
+  };
+  await repo.create(message);
+  return id;
+}
+
+describe('MessagesRepository', () => {
+  it('lets exactly one of many concurrent claims win', async () => {
+    const id = await newMessage();
+    const claims = await Promise.all(Array.from({ length: 8 }, () => repo.claimForSend(id, at(1))));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect((await repo.get(id))?.status).toBe('ENQUEUD');
+  });
+
+  it('records acceptance with the gateway id, findable in any letter case', async () => {
+    const id = await newMessage();
+    await repo.claimForSend(id, at(1));
+    const accepted = await repo.markAccepted(id, 'kannel', 'ABC123', at(2));
+    expect(accepted).toMatchObject({ status: 'ACCEPTD', gateway: 'kannel', gatewayMessageId: 'ABC123', startSendAt: at(2).toISOString() });
+    expect(await repo.findByGatewayId('kannel', 'abc123')).toBe(id);
+  });
+
+  it('never regresses: a late ACCEPTD after DELIVRD, and any change after a final status, are refused', async () => {
+    const id = await newMessage();
+    await repo.claimForSend(id, at(1));
+    expect(await repo.applyStatus(id, 'DELIVRD', at(3))).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
+    expect(await repo.markAccepted(id, 'sim', 'x1', at(4))).toBeUndefined();
+    expect(await repo.applyStatus(id, 'UNDELIV', at(5))).toBeUndefined();
+    expect(await repo.applyStatus(id, 'DELIVRD', at(6))).toBeUndefined();
+    expect(await repo.get(id)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
+  });
+
+  it('takes a partial delivery and then its final status', async () => {
+    const id = await newMessage();
+    await repo.claimForSend(id, at(1));
+    await repo.markAccepted(id, 'sim', 'p1', at(2));
+    expect(await repo.applyStatus(id, 'PDLIVRD', at(3))).toMatchObject({ status: 'PDLIVRD' });
+    expect(await repo.applyStatus(id, 'DELIVRD', at(4))).toMatchObject({ status: 'DELIVRD' });
+  });
+
+  it('flags an ambiguous submit without changing the status', async () => {
+    const id = await newMessage();
+    await repo.claimForSend(id, at(1));
+    await repo.markAmbiguous(id, 'Gateway timed out', at(2));
+    expect(await repo.get(id)).toMatchObject({ status: 'ENQUEUD', submitState: 'ambiguous' });
+    expect(await repo.claimForSend(id, at(3))).toBe(false);
+  });
+
+  it('answers undefined for unknown ids', async () => {
+    expect(await repo.get(999_999)).toBeUndefined();
+    expect(await repo.applyStatus(999_999, 'DELIVRD', at(1))).toBeUndefined();
+    expect(await repo.findByGatewayId('sim', 'nope')).toBeUndefined();
+  });
+});
