@@ -51,15 +51,18 @@ export class MessagesRepository {
 
   /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */
   async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
-    await this.store.db.send(
-      new UpdateCommand({
-        TableName: this.store.tableName,
-        Key: keys.message(id),
-        UpdateExpression: 'SET submitState = :ambiguous, submitProblem = :reason, statusUpdatedAt = :at',
-        ConditionExpression: '#status = :enqueued',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':ambiguous': 'ambiguous', ':reason': reason, ':at': at.toISOString(), ':enqueued': 'ENQUEUD' },
-      }),
+    // Unless the gateway's answer was recorded meanwhile (the status moved on).
+    await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'SET submitState = :ambiguous, submitProblem = :reason, statusUpdatedAt = :at',
+          ConditionExpression: '#status = :enqueued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':ambiguous': 'ambiguous', ':reason': reason, ':at': at.toISOString(), ':enqueued': 'ENQUEUD' },
+        }),
+      ),
     );
   }
 

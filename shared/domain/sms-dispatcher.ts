@@ -1,0 +1,96 @@
+import type { DeliveryReport, SmsGateway } from '../sms/gateway';
+import type { MessageStatus } from './message-status';
+import type { Message } from './messages';
+import { countSegments } from './segments';
+import type { Clock } from './time';
+
+/** What sending needs from storage; shared/store/messages-repo.ts implements it. */
+export interface MessageStore {
+  get(id: number): Promise<Message | undefined>;
+  claimForSend(id: number, at: Date): Promise<boolean>;
+  markAccepted(id: number, gateway: string, gatewayMessageId: string, at: Date): Promise<Message | undefined>;
+  markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
+  applyStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
+  findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined>;
+}
+
+export type DispatchOutcome = 'accepted' | 'rejected' | 'ambiguous' | 'already-claimed' | 'unknown';
+
+/**
+ * How long a claim may stand without a gateway answer before it counts as abandoned:
+ * longer than any submit takes (the worker's timeout), shorter than the queue's
+ * redelivery (its visibility timeout), so a redelivery finds it abandoned.
+ */
+export const ABANDONED_CLAIM_MS = 2 * 60_000;
+
+/**
+ * Hands queued messages to the gateway, at most once each. The worker claims a message
+ * (NEW → ENQUEUD) before submitting; a queue redelivery or a second worker loses the
+ * claim and submits nothing. A claimed message that never got an answer from the gateway
+ * (the worker died between claim and submit, or the submit timed out) is flagged
+ * `ambiguous` for an operator to reconcile: resubmitting blindly could send it twice.
+ * A claim younger than ABANDONED_CLAIM_MS is taken to be still in flight.
+ */
+export class SmsDispatcher {
+  constructor(
+    private readonly deps: {
+      messages: MessageStore;
+      gateway: SmsGateway;
+      clock: Clock;
+      /** Called on each status change: webhooks, campaign status. */
+      onStatus?: (message: Message) => Promise<void>;
+    },
+  ) {}
+
+  async dispatch(messageId: number): Promise<DispatchOutcome> {
+    const { messages, gateway, clock } = this.deps;
+    if (!(await messages.claimForSend(messageId, clock()))) {
+      const message = await messages.get(messageId);
+      if (!message) return 'unknown';
+      const claimedAt = Date.parse(message.statusUpdatedAt ?? message.createdAt);
+      const abandoned = clock().getTime() - claimedAt >= ABANDONED_CLAIM_MS;
+      if (message.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null && abandoned) {
+        await messages.markAmbiguous(messageId, 'A send attempt stopped between its claim and the gateway answer', clock());
+      }
+      return 'already-claimed';
+    }
+    const message = (await messages.get(messageId))!;
+    const { encoding } = countSegments(message.text);
+    let result;
+    try {
+      result = await gateway.submit({
+        messageId,
+        from: message.from,
+        to: message.to,
+        text: message.text,
+        encoding,
+        segments: message.segNum,
+        validityMinutes: message.validityMinutes,
+      });
+    } catch (error) {
+      result = { outcome: 'ambiguous' as const, reason: `Gateway error: ${(error as Error).message}` };
+    }
+    if (result.outcome === 'ambiguous') {
+      await messages.markAmbiguous(messageId, result.reason, clock());
+      return 'ambiguous';
+    }
+    const updated =
+      result.outcome === 'accepted'
+        ? await messages.markAccepted(messageId, gateway.name, result.gatewayMessageId, clock())
+        : await messages.applyStatus(messageId, 'REJECTD', clock());
+    if (updated) await this.deps.onStatus?.(updated);
+    return result.outcome;
+  }
+
+  /**
+   * A delivery report from any gateway. Reports for unknown ids are ignored (false);
+   * late, repeated and out-of-order ones change nothing that is further along.
+   */
+  async report(report: DeliveryReport): Promise<boolean> {
+    const id = await this.deps.messages.findByGatewayId(report.gateway, report.gatewayMessageId);
+    if (id === undefined) return false;
+    const updated = await this.deps.messages.applyStatus(id, report.status, report.at);
+    if (updated) await this.deps.onStatus?.(updated);
+    return true;
+  }
+}

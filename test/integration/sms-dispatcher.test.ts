@@ -1,0 +1,128 @@
+import type { Message } from '../../shared/domain/messages';
+import { ABANDONED_CLAIM_MS, SmsDispatcher } from '../../shared/domain/sms-dispatcher';
+import type { OutboundSms, SmsGateway, SubmitResult } from '../../shared/sms/gateway';
+import { SimulatorGateway } from '../../shared/sms/simulator';
+import type { Store } from '../../shared/store/client';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { startTestStore } from '../support/dynamo';
+
+let store: Store;
+let close: () => Promise<void>;
+let messages: MessagesRepository;
+let nextId = 1;
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+  messages = new MessagesRepository(store);
+});
+afterAll(() => close());
+
+async function newMessage(to = '447400123450'): Promise<number> {
+  const id = nextId++;
+  const message: Message = {
+    id, accountId: 1, campaignId: id, from: 'Shop', to, text: 'Hello', segNum: 1, segUserBuy: 0.05, status: 'NEW',
+    uuid: `u${id}`, countryA2: 'GB', validityMinutes: 1440, createdAt: new Date().toISOString(),
+    startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
+  };
+  await messages.create(message);
+  return id;
+}
+
+/** A gateway that counts submits and answers as told. */
+function countingGateway(answer: (sms: OutboundSms) => Promise<SubmitResult>) {
+  const submitted: number[] = [];
+  const gateway: SmsGateway = {
+    name: 'counting',
+    submit: async (sms) => {
+      submitted.push(sms.messageId);
+      return answer(sms);
+    },
+  };
+  return { gateway, submitted };
+}
+
+describe('SmsDispatcher', () => {
+  it('submits a message once however often it is dispatched, also concurrently', async () => {
+    // Prepare
+    const { gateway, submitted } = countingGateway(async (sms) => ({ outcome: 'accepted', gatewayMessageId: `g${sms.messageId}` }));
+    const dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date() });
+    const id = await newMessage();
+
+    // Act: the queue delivers the same message three times, two of them at once
+    const outcomes = await Promise.all([dispatcher.dispatch(id), dispatcher.dispatch(id)]);
+    outcomes.push(await dispatcher.dispatch(id));
+
+    // Assess
+    expect(submitted).toEqual([id]);
+    expect(outcomes.sort()).toEqual(['accepted', 'already-claimed', 'already-claimed']);
+    expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD', gatewayMessageId: `g${id}`, submitState: null });
+  });
+
+  it('marks a message claimed by a worker that died before submitting as ambiguous, and does not send it', async () => {
+    // Prepare: a worker claimed the message and died
+    const { gateway, submitted } = countingGateway(async () => ({ outcome: 'accepted', gatewayMessageId: 'never' }));
+    const claimedAt = new Date('2026-11-22T10:00:00Z');
+    let now = new Date(claimedAt.getTime() + 30_000);
+    const dispatcher = new SmsDispatcher({ messages, gateway, clock: () => now });
+    const id = await newMessage();
+    await messages.claimForSend(id, claimedAt);
+
+    // Act: a delivery while the claim could still be in flight, then the queue's redelivery
+    const early = await dispatcher.dispatch(id);
+    const stateWhileYoung = (await messages.get(id))?.submitState;
+    now = new Date(claimedAt.getTime() + ABANDONED_CLAIM_MS);
+    const late = await dispatcher.dispatch(id);
+
+    // Assess
+    expect([early, late]).toEqual(['already-claimed', 'already-claimed']);
+    expect(stateWhileYoung).toBeNull();
+    expect(submitted).toEqual([]);
+    expect(await messages.get(id)).toMatchObject({ status: 'ENQUEUD', submitState: 'ambiguous' });
+  });
+
+  it('marks a submit that times out as ambiguous and never retries it', async () => {
+    const { gateway, submitted } = countingGateway(async () => {
+      throw new Error('socket hang up');
+    });
+    const dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date() });
+    const id = await newMessage();
+    expect(await dispatcher.dispatch(id)).toBe('ambiguous');
+    expect(await dispatcher.dispatch(id)).toBe('already-claimed');
+    expect(submitted).toEqual([id]);
+    expect(await messages.get(id)).toMatchObject({ status: 'ENQUEUD', submitState: 'ambiguous' });
+  });
+
+  it('takes the simulator through to final statuses by its delivery reports', async () => {
+    // Prepare: the simulator reports back through the dispatcher, as real gateways will
+    let dispatcher: SmsDispatcher;
+    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report).then(() => undefined) });
+    const seen: string[] = [];
+    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: async (m) => void seen.push(`${m.id}:${m.status}`) });
+    const delivered = await newMessage('447400123450');
+    const undelivered = await newMessage('447400123456');
+    const rejected = await newMessage('447400123457');
+
+    // Act
+    await Promise.all([delivered, undelivered, rejected].map((id) => dispatcher.dispatch(id)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    // Assess
+    expect((await messages.get(delivered))?.status).toBe('DELIVRD');
+    expect((await messages.get(undelivered))?.status).toBe('UNDELIV');
+    expect((await messages.get(rejected))?.status).toBe('REJECTD');
+    expect(seen).toEqual(expect.arrayContaining([`${delivered}:ACCEPTD`, `${delivered}:DELIVRD`, `${rejected}:REJECTD`]));
+  });
+
+  it('ignores reports for unknown gateway ids and repeated or late ones', async () => {
+    const { gateway } = countingGateway(async (sms) => ({ outcome: 'accepted', gatewayMessageId: `r${sms.messageId}` }));
+    const dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date() });
+    const id = await newMessage();
+    await dispatcher.dispatch(id);
+    expect(await dispatcher.report({ gateway: 'counting', gatewayMessageId: 'nope', status: 'DELIVRD', at: new Date() })).toBe(false);
+    const finalAt = new Date('2026-11-22T10:00:00Z');
+    await dispatcher.report({ gateway: 'counting', gatewayMessageId: `R${id}`, status: 'DELIVRD', at: finalAt });
+    await dispatcher.report({ gateway: 'counting', gatewayMessageId: `r${id}`, status: 'UNDELIV', at: new Date() });
+    await dispatcher.report({ gateway: 'counting', gatewayMessageId: `r${id}`, status: 'DELIVRD', at: new Date() });
+    expect(await messages.get(id)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: finalAt.toISOString() });
+  });
+});
