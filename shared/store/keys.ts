@@ -10,7 +10,9 @@
  * | ClickBucket | LINK#<id>      | STATS#<type>#<param> |                  |                     |
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
+ * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
+ * | Scheduled | SCHEDULE#<minute> | <campaign id, padded> |                 |                     |
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
@@ -45,6 +47,10 @@ export const keys = {
   clickBatchIndex: (batchKey: string, minute: string) => ({ gsi1pk: clickBatchesAt(minute), gsi1sk: batchKey }),
   clickBatchesAt,
 
+  campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
+  /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */
+  scheduled: (minute: string, campaignId: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: pad(campaignId) }),
+  scheduledAt: (minute: string) => `SCHEDULE#${minute}`,
   message: (id: number): Key => ({ pk: `MESSAGE#${id}`, sk: '#MESSAGE' }),
   messageIndex: (accountId: number, createdAt: string, id: number) => ({
     gsi1pk: `ACCOUNT#${accountId}#MESSAGES`,

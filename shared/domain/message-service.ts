@@ -1,0 +1,159 @@
+import { ulid } from 'ulid';
+import type { Account } from './accounts';
+import { submissionStatus, type Campaign, type CampaignStatus } from './campaigns';
+import { AppError, invalidField } from './errors';
+import type { IdSource, LinkService } from './link-service';
+import { fullLinkProblem } from './links';
+import { isFinal } from './message-status';
+import type { Message } from './messages';
+import { checkRecipient } from './phone';
+import { countSegments, MAX_SEGMENTS } from './segments';
+import { resolveSender, segmentPrice } from './senders';
+import type { Clock } from './time';
+
+export interface SendInput {
+  recipient: string;
+  text: string;
+  from?: string;
+  name?: string;
+  /** Deferred sending time; must lie 1 hour to 14 days ahead. */
+  deferredTo?: Date;
+  shortenLinks: boolean;
+  validityMinutes: number;
+}
+
+/** What sending needs from storage and the queue; the store and queue modules implement it. */
+export interface SendingPorts {
+  createMessage(message: Message): Promise<void>;
+  createCampaign(campaign: Campaign): Promise<void>;
+  getCampaign(id: number): Promise<Campaign | undefined>;
+  moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus, extra?: { sentAt?: string }): Promise<Campaign | undefined>;
+  schedule(minute: string, campaignId: number, messageId: number): Promise<void>;
+  enqueue(messageId: number): Promise<void>;
+}
+
+export const MIN_DEFER_MS = 60 * 60_000;
+export const MAX_DEFER_MS = 14 * 24 * 60 * 60_000;
+
+/** URLs as people write them in texts; trailing punctuation is not part of them. */
+const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
+
+export class MessageService {
+  constructor(
+    private readonly deps: {
+      ports: SendingPorts;
+      links: LinkService;
+      campaignIds: IdSource;
+      messageIds: IdSource;
+      clock: Clock;
+      /** The shared service signature used when an account has no usable one. */
+      serviceSignature: string;
+      /** Host of `{short_link_base}`, whose links are not shortened again. */
+      shortLinkHost: string;
+    },
+  ) {}
+
+  /** Message/SendSmsMessage: validates everything first, then writes; a refused send writes nothing. */
+  async send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }> {
+    const now = this.deps.clock();
+    const recipient = checkRecipient(input.recipient);
+    if (!recipient.ok) throw invalidField('recipient', recipient.problem);
+    const from = resolveSender(account, input.from, this.deps.serviceSignature);
+    const price = segmentPrice(account.sending, recipient.countryA2);
+    if (price === undefined) throw invalidField('recipient', `Sending to ${recipient.countryA2} is not enabled for this account`);
+    if (input.deferredTo) {
+      const ahead = input.deferredTo.getTime() - now.getTime();
+      if (ahead < MIN_DEFER_MS || ahead > MAX_DEFER_MS) throw invalidField('deferredToTs', 'Deferred sending must be 1 hour to 14 days ahead');
+    }
+    const urls = input.shortenLinks ? this.#shortenable(input.text) : [];
+    // Short links are 4+ characters on the base; count segments with the longest they can be.
+    this.#assertSegments(input.text, urls, this.deps.links.shortLinkOf('xxxxxxxxxx'));
+
+    const campaignId = await this.deps.campaignIds.next();
+    const messageId = await this.deps.messageIds.next();
+    const uuid = ulid();
+    let text = input.text;
+    const linkIds: number[] = [];
+    for (const url of new Set(urls)) {
+      const link = await this.deps.links.create(account, { fullLink: url, campaignId, trackingCode: uuid });
+      linkIds.push(link.id);
+      text = text.split(url).join(this.deps.links.shortLinkOf(link.code));
+    }
+    const { segments } = countSegments(text);
+    const moderated = account.sending.moderation === 'all';
+    const campaign: Campaign = {
+      id: campaignId,
+      accountId: account.id,
+      messageId,
+      name: input.name ?? null,
+      status: moderated ? 'MODERATION' : input.deferredTo ? 'READY_FOR_SEND' : 'RUNNING',
+      linkIds,
+      createdAt: now.toISOString(),
+      sentAt: null,
+      deferredTo: input.deferredTo?.toISOString() ?? null,
+    };
+    const message: Message = {
+      id: messageId,
+      accountId: account.id,
+      campaignId,
+      from,
+      to: recipient.number,
+      text,
+      segNum: segments,
+      segUserBuy: price,
+      status: 'NEW',
+      uuid,
+      countryA2: recipient.countryA2,
+      validityMinutes: input.validityMinutes,
+      createdAt: now.toISOString(),
+      startSendAt: null,
+      statusUpdatedAt: null,
+      gateway: null,
+      gatewayMessageId: null,
+      submitState: null,
+    };
+    // The campaign first: a message is only ever found with its campaign in place.
+    await this.deps.ports.createCampaign(campaign);
+    await this.deps.ports.createMessage(message);
+    if (!moderated) await this.#release(campaign);
+    return { campaignId, messageId, status: submissionStatus(campaign) };
+  }
+
+  /** Sends a campaign now, or schedules it when it is deferred. */
+  async #release(campaign: Campaign): Promise<void> {
+    if (campaign.deferredTo) await this.deps.ports.schedule(campaign.deferredTo.slice(0, 16), campaign.id, campaign.messageId);
+    else await this.deps.ports.enqueue(campaign.messageId);
+  }
+
+  /** Keeps the campaign in step with its message: SENT once accepted, DONE once final. */
+  async onMessageStatus(message: Message): Promise<void> {
+    const { ports } = this.deps;
+    if (message.status === 'ACCEPTD') {
+      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT', { sentAt: message.startSendAt ?? undefined });
+    }
+    if (isFinal(message.status)) {
+      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'SENT'], 'DONE');
+    }
+  }
+
+  #shortenable(text: string): string[] {
+    const urls: string[] = [];
+    for (const match of text.matchAll(URL_IN_TEXT)) {
+      const url = match[0].replace(/[.,;:!?)\]}]+$/, '');
+      if (!fullLinkProblem(url, this.deps.shortLinkHost)) urls.push(url);
+    }
+    return urls;
+  }
+
+  #assertSegments(text: string, urls: string[], longestShortLink: string): void {
+    if (text.trim() === '') throw invalidField('text', 'Text is required');
+    let worst = text;
+    for (const url of new Set(urls)) worst = worst.split(url).join(longestShortLink);
+    const { segments } = countSegments(worst);
+    if (segments > MAX_SEGMENTS) throw invalidField('text', `Text is longer than ${MAX_SEGMENTS} SMS segments (${segments})`);
+  }
+}
+
+export function notFoundCampaign(): AppError {
+  return new AppError('notFound', 'Campaign not found');
+}

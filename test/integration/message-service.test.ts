@@ -1,0 +1,142 @@
+import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { LinkCache } from '../../shared/domain/link-cache';
+import { LinkCodec } from '../../shared/domain/link-code';
+import { LinkService } from '../../shared/domain/link-service';
+import { MessageService } from '../../shared/domain/message-service';
+import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
+import { SimulatorGateway } from '../../shared/sms/simulator';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { IdAllocator } from '../../shared/store/id-allocator';
+import { LinksRepository } from '../../shared/store/links-repo';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { startTestStore } from '../support/dynamo';
+
+let store: Store;
+let close: () => Promise<void>;
+const NOW = new Date('2026-11-22T10:00:00Z');
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+});
+afterAll(() => close());
+
+function build(enqueued: number[]) {
+  const messages = new MessagesRepository(store);
+  const campaigns = new CampaignsRepository(store);
+  const links = new LinkService({
+    links: new LinksRepository(store),
+    ids: new IdAllocator(store, 'link'),
+    codec: async () => new LinkCodec('s'.repeat(40)),
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://sho.rt',
+    clock: () => NOW,
+  });
+  const service = new MessageService({
+    ports: {
+      createMessage: (m) => messages.create(m),
+      createCampaign: (c) => campaigns.create(c),
+      getCampaign: (id) => campaigns.get(id),
+      moveCampaign: (id, from, to, extra) => campaigns.move(id, from, to, extra),
+      schedule: (minute, campaignId, messageId) => campaigns.schedule(minute, campaignId, messageId),
+      enqueue: async (id) => void enqueued.push(id),
+    },
+    links,
+    campaignIds: new IdAllocator(store, 'campaign'),
+    messageIds: new IdAllocator(store, 'message'),
+    clock: () => NOW,
+    serviceSignature: 'SMSService',
+    shortLinkHost: 'sho.rt',
+  });
+  return { service, messages, campaigns, links };
+}
+
+const account = (sending: Partial<Account['sending']> = {}): Account => ({
+  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: NOW.toISOString(),
+  sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 }, ...sending },
+});
+
+describe('MessageService.send', () => {
+  it('creates a campaign with one NEW message, shortens its links and queues it', async () => {
+    // Prepare
+    const enqueued: number[] = [];
+    const { service, messages, campaigns } = build(enqueued);
+
+    // Act
+    const sent = await service.send(account(), {
+      recipient: '+447400123450',
+      text: 'Sale! https://example.com/offer?id=1. And www.example.org',
+      shortenLinks: true,
+      validityMinutes: 1440,
+      name: 'November',
+    });
+
+    // Assess
+    expect(sent).toEqual({ campaignId: expect.any(Number), messageId: expect.any(Number), status: 2 });
+    expect(enqueued).toEqual([sent.messageId]);
+    const message = await messages.get(sent.messageId);
+    expect(message).toMatchObject({ status: 'NEW', from: 'SMSService', to: '447400123450', countryA2: 'GB', segUserBuy: 0.05, segNum: 1 });
+    expect(message!.text).toMatch(/^Sale! https:\/\/sho\.rt\/[0-9a-z]{4}\. And https:\/\/sho\.rt\/[0-9a-z]{4}$/);
+    const campaign = await campaigns.get(sent.campaignId);
+    expect(campaign).toMatchObject({ status: 'RUNNING', messageId: sent.messageId, name: 'November' });
+    expect(campaign!.linkIds).toHaveLength(2);
+  });
+
+  it('holds a campaign for moderation (status 1) and queues nothing', async () => {
+    const enqueued: number[] = [];
+    const { service, campaigns } = build(enqueued);
+    const sent = await service.send(account({ moderation: 'all' }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    expect(sent.status).toBe(1);
+    expect(enqueued).toEqual([]);
+    expect((await campaigns.get(sent.campaignId))?.status).toBe('MODERATION');
+  });
+
+  it('schedules a deferred campaign under its minute instead of queueing it', async () => {
+    const enqueued: number[] = [];
+    const { service, campaigns } = build(enqueued);
+    const deferredTo = new Date(NOW.getTime() + 2 * 3600_000 + 30_000);
+    const sent = await service.send(account(), { recipient: '447400123450', text: 'Later', shortenLinks: false, validityMinutes: 60, deferredTo });
+    expect(sent.status).toBe(2);
+    expect(enqueued).toEqual([]);
+    expect(await campaigns.dueIn('2026-11-22T12:00')).toEqual([{ campaignId: sent.campaignId, messageId: sent.messageId }]);
+  });
+
+  it.each([
+    [{ recipient: '4477' }, 'recipient', 'Recipient is not a valid phone number'],
+    [{ text: '   ' }, 'text', 'Text is required'],
+    [{ text: 'x'.repeat(1531) }, 'text', 'Text is longer than 10 SMS segments (11)'],
+    [{ from: 'Unknown' }, 'from', 'Sender Unknown is not an approved signature of this account'],
+    [{ deferredTo: new Date(NOW.getTime() + 3000_000) }, 'deferredToTs', 'Deferred sending must be 1 hour to 14 days ahead'],
+    [{ deferredTo: new Date(NOW.getTime() + 15 * 86400_000) }, 'deferredToTs', 'Deferred sending must be 1 hour to 14 days ahead'],
+  ])('refuses %j with a validation error and writes nothing', async (change, field, message) => {
+    const enqueued: number[] = [];
+    const { service } = build(enqueued);
+    const attempt = service.send(account(), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60, ...change });
+    await expect(attempt).rejects.toMatchObject({ kind: 'invalid', fields: { [field]: [message] } });
+    expect(enqueued).toEqual([]);
+  });
+
+  it('refuses a destination without a price', async () => {
+    const { service } = build([]);
+    const attempt = service.send(account({ tariff: { KZ: 0.02 } }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    await expect(attempt).rejects.toMatchObject({ kind: 'invalid', fields: { recipient: ['Sending to GB is not enabled for this account'] } });
+  });
+
+  it('moves the campaign to SENT and DONE as the simulator reports', async () => {
+    // Prepare
+    const enqueued: number[] = [];
+    const { service, messages, campaigns } = build(enqueued);
+    let dispatcher: SmsDispatcher;
+    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report).then(() => undefined) });
+    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: (m) => service.onMessageStatus(m) });
+    const sent = await service.send(account(), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+
+    // Act
+    await dispatcher.dispatch(enqueued[0]!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Assess
+    expect((await messages.get(sent.messageId))?.status).toBe('DELIVRD');
+    expect(await campaigns.get(sent.campaignId)).toMatchObject({ status: 'DONE', sentAt: expect.any(String) });
+  });
+});
