@@ -15,6 +15,8 @@ const TABLE_ACCESS: Record<OperationHandler, TableAccess> = {
   'link-get-stats': 'read',
   'link-list': 'read',
   'link-update': 'readWrite',
+  'message-get-sms-status': 'read',
+  'message-send-sms-message': 'readWrite',
 };
 
 /**

@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api } from './api';
 import { Clicks } from './clicks';
+import { Messaging } from './messaging';
 import { Redirect, type ShortDomain } from './redirect';
 import { Storage } from './storage';
 
@@ -17,6 +18,7 @@ export class ServiceStack extends Stack {
   readonly storage: Storage;
   readonly redirect: Redirect;
   readonly clicks: Clicks;
+  readonly messaging: Messaging;
   readonly api: Api;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
@@ -27,6 +29,10 @@ export class ServiceStack extends Stack {
     this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
     this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, clickQueue: this.clicks.queue, ...(shortDomain && { shortDomain }) });
     this.api = new Api(this, 'Api', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase });
+    this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
+    const send = this.api.functions.get('message-send-sms-message')!.function;
+    send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);
+    this.messaging.queue.grantSendMessages(send);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });

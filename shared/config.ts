@@ -18,6 +18,11 @@ export interface Config {
   linkCacheTtlMs: number;
   /** SQS queue URLs on AWS; unset locally, where queues are in-process. */
   clickQueueUrl: string | undefined;
+  smsQueueUrl: string | undefined;
+  /** The signature sends use when an account has no usable one of its own. */
+  serviceSignature: string;
+  /** Delay of the simulator gateway's delivery reports. */
+  simulatorLatencyMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -31,6 +36,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000),
     linkCacheTtlMs: integer(env, 'LINK_CACHE_TTL_MS', 5000),
     clickQueueUrl: env.CLICK_QUEUE_URL || undefined,
+    smsQueueUrl: env.SMS_QUEUE_URL || undefined,
+    serviceSignature: env.SERVICE_SIGNATURE || 'SMSService',
+    simulatorLatencyMs: integer(env, 'SIMULATOR_LATENCY_MS', 500),
   };
 }
 

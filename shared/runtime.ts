@@ -4,7 +4,12 @@ import { ClickAggregator } from './domain/click-aggregator';
 import { LinkCache } from './domain/link-cache';
 import { LinkCodec } from './domain/link-code';
 import { LinkService } from './domain/link-service';
+import { MessageService, type SendingPorts } from './domain/message-service';
+import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
+import { SimulatorGateway } from './sms/simulator';
+import { CampaignsRepository } from './store/campaigns-repo';
+import { MessagesRepository } from './store/messages-repo';
 import { systemClock, type Clock } from './domain/time';
 import { noQueues, SqsQueues, type Queues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
@@ -29,6 +34,10 @@ export interface Runtime {
   stats: StatsService;
   clicks: ClickAggregator;
   settings: SettingsRepository;
+  messages: MessageService;
+  messageStore: MessagesRepository;
+  campaigns: CampaignsRepository;
+  dispatcher: SmsDispatcher;
 }
 
 let current: Runtime | undefined;
@@ -43,12 +52,34 @@ export function installRuntime(installed: Runtime): void {
   current = installed;
 }
 
+/** The storage and queue operations sending needs, over the table and the sms queue. */
+export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
+  const messages = new MessagesRepository(store);
+  const campaigns = new CampaignsRepository(store);
+  const settings = new SettingsRepository(store);
+  return {
+    createMessage: (message) => messages.create(message),
+    createCampaign: (campaign) => campaigns.create(campaign),
+    getCampaign: (id) => campaigns.get(id),
+    moveCampaign: (id, from, status, extra) => campaigns.move(id, from, status, extra),
+    schedule: (minute, campaignId, messageId) => campaigns.schedule(minute, campaignId, messageId),
+    dueIn: (minute) => campaigns.dueIn(minute),
+    unschedule: (minute, campaignId) => campaigns.unschedule(minute, campaignId),
+    sweptUntil: () => settings.get('schedule-swept-until'),
+    setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
+    enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
+  };
+}
+
 export function createRuntime(config: Config, overrides: { queues?: Queues } = {}): Runtime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   const linksRepository = new LinksRepository(store);
   const accountsRepository = new AccountsRepository(store);
   const clicksRepository = new ClicksRepository(store);
+  const messageStore = new MessagesRepository(store);
+  // Services read the runtime's clock on every call, so tests can move time.
+  const clock: Clock = () => self.clock();
   let codec: Promise<LinkCodec> | undefined;
   /** Read-only callers look the secret up until it exists, then keep it like everyone else. */
   const readCodec = async (): Promise<LinkCodec | undefined> => {
@@ -58,40 +89,65 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     codec ??= Promise.resolve(new LinkCodec(secret));
     return codec;
   };
+  const queues =
+    overrides.queues ??
+    (config.clickQueueUrl || config.smsQueueUrl ? new SqsQueues({ clicks: config.clickQueueUrl, sms: config.smsQueueUrl }, config.region) : noQueues);
   const accounts = new AccountService({
     accounts: accountsRepository,
     apiKeys: new ApiKeysRepository(store),
     ids: new IdAllocator(store, 'account', { maxBlock: 1 }),
-    clock: () => self.clock(),
+    clock,
     authCacheTtlMs: config.authCacheTtlMs,
+  });
+  const links = new LinkService({
+    links: linksRepository,
+    ids: new IdAllocator(store, 'link'),
+    codec: (purpose) => {
+      if (purpose === 'read') return readCodec();
+      codec ??= settings.linkCodeSecret().then((secret) => new LinkCodec(secret));
+      // A failed read must not stick: the next call tries again.
+      codec.catch(() => (codec = undefined));
+      return codec;
+    },
+    cache: new LinkCache(config.linkCacheTtlMs),
+    shortLinkBase: config.shortLinkBase,
+    clock,
+  });
+  const messages = new MessageService({
+    ports: createSendingPorts(store, queues),
+    links,
+    campaignIds: new IdAllocator(store, 'campaign'),
+    messageIds: new IdAllocator(store, 'message'),
+    clock,
+    serviceSignature: config.serviceSignature,
+    shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).host : '',
+  });
+  // The simulator reports through the dispatcher: the path real gateways' reports take.
+  const gateway = new SimulatorGateway({
+    report: (report) => dispatcher.report(report).then(() => undefined),
+    latencyMs: config.simulatorLatencyMs,
+    clock,
+  });
+  const dispatcher: SmsDispatcher = new SmsDispatcher({
+    messages: messageStore,
+    gateway,
+    clock,
+    onStatus: (message) => messages.onMessageStatus(message),
   });
   const self: Runtime = {
     config,
     store,
     clock: systemClock,
     settings,
-    queues: overrides.queues ?? (config.clickQueueUrl ? new SqsQueues({ clicks: config.clickQueueUrl }, config.region) : noQueues),
+    queues,
     accounts,
-    links: new LinkService({
-      links: linksRepository,
-      ids: new IdAllocator(store, 'link'),
-      codec: (purpose) => {
-        if (purpose === 'read') return readCodec();
-        codec ??= settings.linkCodeSecret().then((secret) => new LinkCodec(secret));
-        // A failed read must not stick: the next call tries again.
-        codec.catch(() => (codec = undefined));
-        return codec;
-      },
-      cache: new LinkCache(config.linkCacheTtlMs),
-      shortLinkBase: config.shortLinkBase,
-      clock: () => self.clock(),
-    }),
-    stats: new StatsService({ links: linksRepository, buckets: clicksRepository, clock: () => self.clock() }),
-    clicks: new ClickAggregator({
-      clicks: clicksRepository,
-      zonesOf: (ids) => accounts.zonesOf(ids),
-      clock: () => self.clock(),
-    }),
+    links,
+    stats: new StatsService({ links: linksRepository, buckets: clicksRepository, clock }),
+    clicks: new ClickAggregator({ clicks: clicksRepository, zonesOf: (ids) => accounts.zonesOf(ids), clock }),
+    messages,
+    messageStore,
+    campaigns: new CampaignsRepository(store),
+    dispatcher,
   };
   return self;
 }

@@ -12,7 +12,10 @@ export const OPERATIONS = {
     List: 'link-list',
     Update: 'link-update',
   },
-  Message: {},
+  Message: {
+    GetSMSStatus: 'message-get-sms-status',
+    SendSmsMessage: 'message-send-sms-message',
+  },
 } as const satisfies Record<string, Record<string, string>>;
 
 type Operations = typeof OPERATIONS;

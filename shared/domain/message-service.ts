@@ -29,6 +29,11 @@ export interface SendingPorts {
   getCampaign(id: number): Promise<Campaign | undefined>;
   moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus, extra?: { sentAt?: string }): Promise<Campaign | undefined>;
   schedule(minute: string, campaignId: number, messageId: number): Promise<void>;
+  dueIn(minute: string): Promise<{ campaignId: number; messageId: number }[]>;
+  unschedule(minute: string, campaignId: number): Promise<void>;
+  /** The last minute whose deferred campaigns were all released (`2026-11-22T10:05`). */
+  sweptUntil(): Promise<string | undefined>;
+  setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
 }
 
@@ -125,6 +130,36 @@ export class MessageService {
     else await this.deps.ports.enqueue(campaign.messageId);
   }
 
+  /**
+   * Releases deferred campaigns that are due: one Query per minute since the last sweep
+   * (never a scan), so campaigns due while the service was down go out when it is back.
+   * The campaign's move READY_FOR_SEND → RUNNING is the claim: each goes out once even
+   * if two sweeps overlap. Runs every 20 s locally, every minute on AWS.
+   */
+  async releaseDue(): Promise<number> {
+    const { ports } = this.deps;
+    const now = this.deps.clock();
+    const currentMinute = minuteOf(now);
+    const swept = await ports.sweptUntil();
+    // Nothing can be due earlier than an hour before the first sweep (deferral is 1 h ahead at least).
+    let minute = swept ? nextMinute(swept) : minuteOf(new Date(now.getTime() - MIN_DEFER_MS));
+    let released = 0;
+    for (; minute <= currentMinute; minute = nextMinute(minute)) {
+      for (const due of await ports.dueIn(minute)) {
+        const campaign = await ports.getCampaign(due.campaignId);
+        if (campaign?.deferredTo && Date.parse(campaign.deferredTo) > now.getTime()) continue; // later this minute
+        if (await ports.moveCampaign(due.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
+          await ports.enqueue(due.messageId);
+          released++;
+        }
+        await ports.unschedule(minute, due.campaignId);
+      }
+      // The current minute may still hold campaigns due later in it: sweep it again next time.
+      if (minute < currentMinute) await ports.setSweptUntil(minute);
+    }
+    return released;
+  }
+
   /** Keeps the campaign in step with its message: SENT once accepted, DONE once final. */
   async onMessageStatus(message: Message): Promise<void> {
     const { ports } = this.deps;
@@ -156,4 +191,12 @@ export class MessageService {
 
 export function notFoundCampaign(): AppError {
   return new AppError('notFound', 'Campaign not found');
+}
+
+function minuteOf(at: Date): string {
+  return at.toISOString().slice(0, 16);
+}
+
+function nextMinute(minute: string): string {
+  return minuteOf(new Date(Date.parse(`${minute}:00Z`) + 60_000));
 }

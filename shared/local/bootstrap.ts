@@ -17,6 +17,8 @@ export async function ensureDemoAccount(rt: Runtime, demoApiKey: string | undefi
   let issuedKey: string | undefined;
   if (accountId === undefined) {
     const account = await accounts.createAccount({ name: 'Demo' });
+    // A price for every destination, so the demo account can send from the first start.
+    await accounts.setPrice(account.id, '*', 0.05);
     if (!(await settings.claimOnce('demo-account', String(account.id)))) {
       // Another process bootstrapped the same table first; use its demo account.
       accountId = Number(await settings.get('demo-account'));

@@ -52,8 +52,13 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     const rt = createRuntime(readConfig(), { queues });
     installRuntime(rt);
     const clickAggregator = await import('../../functions/click-aggregator');
+    const smsWorker = await import('../../functions/sms-worker');
     // LOCAL_QUEUE_CONSUMERS=off leaves messages queued (benchmarks of the request path alone).
-    if (process.env.LOCAL_QUEUE_CONSUMERS !== 'off') queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
+    if (process.env.LOCAL_QUEUE_CONSUMERS !== 'off') {
+      queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
+      queues.queues.sms.consume(smsWorker.handler as QueueHandler);
+    }
+    const sweeper = startDeferredSweeper(rt);
     const demo = await ensureDemoAccount(rt, options.demoApiKey);
     const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
     if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
@@ -69,6 +74,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         if (endpointFile) rmSync(endpointFile, { force: true });
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        sweeper.stop();
         await queues.drain();
         await queues.stop();
         rt.store.db.destroy();
@@ -87,8 +93,31 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
  * counterparts: clicks in batches of up to 1,000 gathered for up to a second.
  */
 function localQueues(): LocalQueues {
-  const clicksDeadLetter = new LocalQueue({ name: 'clicks-dlq' });
   return new LocalQueues({
-    clicks: new LocalQueue({ name: 'clicks', batchSize: 1000, batchWindowMs: 1000, visibilityTimeoutMs: 30_000, maxReceiveCount: 5, deadLetter: clicksDeadLetter }),
+    clicks: new LocalQueue({
+      name: 'clicks',
+      batchSize: 1000,
+      batchWindowMs: 1000,
+      visibilityTimeoutMs: 30_000,
+      maxReceiveCount: 5,
+      deadLetter: new LocalQueue({ name: 'clicks-dlq' }),
+    }),
+    // Redelivery only after a claim counts as abandoned (ABANDONED_CLAIM_MS, 2 minutes).
+    sms: new LocalQueue({
+      name: 'sms',
+      batchSize: 10,
+      visibilityTimeoutMs: 3 * 60_000,
+      maxReceiveCount: 5,
+      deadLetter: new LocalQueue({ name: 'sms-dlq' }),
+    }),
   });
+}
+
+/** Releases due deferred campaigns every 20 seconds, as the scheduled function does on AWS. */
+function startDeferredSweeper(rt: Runtime): { stop(): void } {
+  const timer = setInterval(() => {
+    rt.messages.releaseDue().catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(error) })));
+  }, 20_000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { statusesBefore, type MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
@@ -27,6 +27,21 @@ export class MessagesRepository {
   async get(id: number): Promise<Message | undefined> {
     const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.message(id), ConsistentRead: true }));
     return result.Item ? fromItem(result.Item) : undefined;
+  }
+
+  /** Up to 100 messages in one BatchGetItem; missing ids are simply absent. */
+  async getMany(ids: number[]): Promise<Message[]> {
+    if (ids.length === 0) return [];
+    let request: Record<string, { Keys: Record<string, NativeAttributeValue>[]; ConsistentRead?: boolean }> | undefined = {
+      [this.store.tableName]: { Keys: ids.map((id) => keys.message(id)) },
+    };
+    const found: Message[] = [];
+    while (request && Object.keys(request).length > 0) {
+      const result: BatchGetCommandOutput = await this.store.db.send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...(result.Responses?.[this.store.tableName] ?? []).map(fromItem));
+      request = result.UnprocessedKeys as typeof request;
+    }
+    return found;
   }
 
   /**

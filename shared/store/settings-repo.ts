@@ -49,6 +49,10 @@ export class SettingsRepository {
     );
   }
 
+  async put(name: string, value: string): Promise<void> {
+    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...keys.setting(name), entity: 'Setting', value } }));
+  }
+
   get(name: string): Promise<string | undefined> {
     return this.#get(name);
   }

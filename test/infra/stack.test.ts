@@ -90,9 +90,9 @@ describe('ServiceStack', () => {
   });
 
   describe('functions', () => {
-    it('has one function per operation, the fallback, the redirect and the click aggregator, and nothing else', () => {
+    it('has one function per operation, the fallback, the redirect, the click aggregator, the SMS worker and the deferred sweeper, and nothing else', () => {
       // Assess
-      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 3);
+      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 5);
     });
 
     it('runs every function on Node.js 22, arm64, ESM, with tracing and a log group that expires', () => {
@@ -121,7 +121,7 @@ describe('ServiceStack', () => {
       }
     });
 
-    it.each(['link-get', 'link-list', 'link-get-stats'])('lets %s read the table but not write it', (handler) => {
+    it.each(['link-get', 'link-list', 'link-get-stats', 'message-get-sms-status'])('lets %s read the table but not write it', (handler) => {
       // Assess
       const actions = allowedActions(logicalId(stack.api.functions.get(handler)!));
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
@@ -170,6 +170,30 @@ describe('ServiceStack', () => {
         }),
         DeletionPolicy: 'Retain',
         UpdateReplacePolicy: 'Retain',
+      });
+    });
+  });
+
+  describe('messaging', () => {
+    it('feeds the SMS queue to the worker with partial batch failures, and lets the send function queue messages', () => {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: logicalId(stack.messaging.worker) },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      const send = logicalId(stack.api.functions.get('message-send-sms-message')!);
+      expect(resources[send]!.Properties.Environment.Variables.SMS_QUEUE_URL).toEqual({ Ref: cfnId(stack.messaging.queue) });
+      expect(allowedActions(send)).toContain('sqs:SendMessage');
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        VisibilityTimeout: 180,
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [cfnId(stack.messaging.deadLetterQueue), 'Arn'] }, maxReceiveCount: 5 },
+      });
+    });
+
+    it('runs the deferred sweeper every minute', () => {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: 'rate(1 minute)',
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.messaging.sweeper), 'Arn'] } })],
       });
     });
   });

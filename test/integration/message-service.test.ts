@@ -10,6 +10,7 @@ import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
+import { createSendingPorts } from '../../shared/runtime';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;
@@ -33,14 +34,7 @@ function build(enqueued: number[]) {
     clock: () => NOW,
   });
   const service = new MessageService({
-    ports: {
-      createMessage: (m) => messages.create(m),
-      createCampaign: (c) => campaigns.create(c),
-      getCampaign: (id) => campaigns.get(id),
-      moveCampaign: (id, from, to, extra) => campaigns.move(id, from, to, extra),
-      schedule: (minute, campaignId, messageId) => campaigns.schedule(minute, campaignId, messageId),
-      enqueue: async (id) => void enqueued.push(id),
-    },
+    ports: createSendingPorts(store, { send: async (_queue, body) => void enqueued.push(JSON.parse(body).messageId) }),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

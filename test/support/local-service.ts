@@ -7,6 +7,7 @@ import type { LocalService } from '../../shared/local/runtime';
  */
 export async function startService(options: { demoApiKey?: string } = {}): Promise<TestService> {
   process.env.AUTH_CACHE_TTL_MS = '0';
+  process.env.SIMULATOR_LATENCY_MS = '20';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const { startLocal } = await import('../../shared/local/runtime');
   const service = await startLocal({ port: 0, demoApiKey: options.demoApiKey });

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { AppError } from '../../domain/errors';
+import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
+import { parseRequestTs } from '../../domain/time';
+import { runtime } from '../../runtime';
+import { isGiven, isRecord, parseWith, text } from '../params';
+import type { Operation } from '../types';
+
+const sendSchema = v.object({
+  recipient: v.string('Recipient must be a single value'),
+  text: v.pipe(text('Text must be text'), v.check((value) => value.trim() !== '', 'Text is required')),
+  from: v.optional(v.string('Sender must be a single value')),
+});
+
+const paramsSchema = v.object({
+  name: v.optional(v.pipe(text('Campaign name must be text'), v.maxGraphemes(255, 'Campaign name must be at most 255 characters'))),
+  deferredToTs: v.optional(v.string('Deferred sending time must be YYYY-MM-DD HH:MM:SS')),
+  shortenLinks: v.optional(v.picklist(['0', '1'], 'shortenLinks must be 0 or 1')),
+  validity: v.optional(
+    v.pipe(
+      v.string(`Validity must be ${MIN_VALIDITY_MINUTES} to ${MAX_VALIDITY_MINUTES} minutes`),
+      v.regex(/^\d{1,5}$/, `Validity must be ${MIN_VALIDITY_MINUTES} to ${MAX_VALIDITY_MINUTES} minutes`),
+      v.transform(Number),
+      v.minValue(MIN_VALIDITY_MINUTES, `Validity must be ${MIN_VALIDITY_MINUTES} to ${MAX_VALIDITY_MINUTES} minutes`),
+      v.maxValue(MAX_VALIDITY_MINUTES, `Validity must be ${MIN_VALIDITY_MINUTES} to ${MAX_VALIDITY_MINUTES} minutes`),
+    ),
+  ),
+});
+
+/**
+ * Message/SendSmsMessage (POST or GET): `recipient`, `text`, `from`, `params[name]`,
+ * `params[deferredToTs]`, `params[shortenLinks]`, `params[validity]`.
+ */
+export const messageSendSmsMessage: Operation = async ({ params, account }) => {
+  for (const name of ['recipient', 'text'] as const) {
+    if (!isGiven(params[name])) throw new AppError('missingParameter', `The ${name} parameter is required`);
+  }
+  const input = parseWith(sendSchema, params);
+  const extra = isGiven(params.params) ? params.params : {};
+  if (!isRecord(extra)) throw new AppError('invalid', 'params must carry fields such as params[name]', { params: ['Expected fields'] });
+  const options = parseWith(paramsSchema, Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '')));
+  let deferredTo: Date | undefined;
+  if (options.deferredToTs !== undefined) {
+    deferredTo = parseRequestTs(options.deferredToTs.trim(), account.timeZone);
+    if (!deferredTo) {
+      throw new AppError('invalid', 'Deferred sending time must be YYYY-MM-DD HH:MM:SS', { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] });
+    }
+  }
+  return runtime().messages.send(account, {
+    recipient: input.recipient,
+    text: input.text,
+    from: input.from,
+    name: options.name,
+    deferredTo,
+    shortenLinks: options.shortenLinks === '1',
+    validityMinutes: options.validity ?? MAX_VALIDITY_MINUTES,
+  });
+};

@@ -1,0 +1,124 @@
+import { startService, type TestService } from '../support/local-service';
+
+describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
+  let service: TestService;
+  let key: string;
+  let accountId: number;
+
+  beforeAll(async () => {
+    service = await startService();
+    ({ key, id: accountId } = await service.account({ timeZone: 'Asia/Tashkent' }));
+    await service.runtime.accounts.setPrice(accountId, '*', 0.05);
+  });
+  afterAll(() => service.close());
+
+  const send = (fields: Record<string, string>) => service.api('Message/SendSmsMessage', key, fields);
+  const statusOf = async (messageId: number) => (await service.api('Message/GetSMSStatus', key, { 'ids[]': String(messageId) })).data[0];
+
+  async function until(messageId: number, status: string) {
+    for (let i = 0; i < 100; i++) {
+      const record = await statusOf(messageId);
+      if (record?.status === status) return record;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`Message ${messageId} never reached ${status}: ${JSON.stringify(await statusOf(messageId))}`);
+  }
+
+  it('sends one SMS: campaign and message ids, status 2, then DELIVRD with times in the account zone', async () => {
+    // Act
+    const sent = await send({ recipient: '+447400123450', text: 'Your order shipped' });
+
+    // Assess
+    expect(sent).toEqual({ code: 0, data: { campaignId: expect.any(Number), messageId: expect.any(Number), status: 2 }, message: '' });
+    const record = await until(sent.data.messageId, 'DELIVRD');
+    expect(record).toEqual({
+      id: sent.data.messageId,
+      status: 'DELIVRD',
+      segNum: 1,
+      startSendTs: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}$/),
+      statusUpdateTs: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}-\d{2}-\d{2}$/),
+    });
+  });
+
+  it('sends with GET and a URL-encoded text, and reports a rejection as REJECTD', async () => {
+    const text = encodeURIComponent('50% off? Yes & more / today + tomorrow');
+    const response = await fetch(`${service.baseUrl}/service/message/sendsmsmessage?apiKey=${key}&recipient=%2B447400123457&text=${text}`);
+    const sent = (await response.json()) as { code: number; data: { messageId: number } };
+    expect(sent.code).toBe(0);
+    await until(sent.data.messageId, 'REJECTD');
+  });
+
+  it('holds the campaign for moderation with status 1; the message stays NEW without times', async () => {
+    const { key: moderatedKey, id } = await service.account();
+    await service.runtime.accounts.setPrice(id, '*', 0.05);
+    await service.runtime.accounts.setModeration(id, 'all');
+    const sent = await service.api('Message/SendSmsMessage', moderatedKey, { recipient: '447400123450', text: 'Hi' });
+    expect(sent.data.status).toBe(1);
+    const status = await service.api('Message/GetSMSStatus', moderatedKey, { ids: String(sent.data.messageId) });
+    expect(status.data).toEqual([{ id: sent.data.messageId, status: 'NEW', segNum: 1, startSendTs: null, statusUpdateTs: null }]);
+  });
+
+  it.each([
+    ['no recipient', { text: 'Hi' }, 11, null],
+    ['no text', { recipient: '447400123450' }, 11, null],
+    ['an invalid recipient', { recipient: '4477', text: 'Hi' }, 1, { recipient: ['Recipient is not a valid phone number'] }],
+    ['an unregistered sender', { recipient: '447400123450', text: 'Hi', from: 'Nope' }, 1, { from: ['Sender Nope is not an approved signature of this account'] }],
+    ['a validity below 60 minutes', { recipient: '447400123450', text: 'Hi', 'params[validity]': '59' }, 1, { validity: ['Validity must be 60 to 1440 minutes'] }],
+    ['a deferral under an hour', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2020-01-01 00:00:00' }, 1, { deferredToTs: ['Deferred sending must be 1 hour to 14 days ahead'] }],
+    ['a deferral in the wrong layout', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2030-01-01T00:00' }, 1, { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] }],
+    ['shortenLinks other than 0 or 1', { recipient: '447400123450', text: 'Hi', 'params[shortenLinks]': '2' }, 1, { shortenLinks: ['shortenLinks must be 0 or 1'] }],
+    ['a text of more than 10 segments', { recipient: '447400123450', text: 'x'.repeat(1531) }, 1, { text: ['Text is longer than 10 SMS segments (11)'] }],
+  ])('returns code %s', async (_, fields, code, data) => {
+    const envelope = await send(fields as Record<string, string>);
+    expect(envelope).toEqual({ code, data, message: expect.any(String) });
+  });
+
+  it('shortens links in the text when asked and counts segments after that', async () => {
+    const sent = await send({ recipient: '447400123450', text: 'See https://example.com/a-very-long-path/to/the/offer?utm_source=sms', 'params[shortenLinks]': '1' });
+    expect(sent.code).toBe(0);
+    const message = await service.runtime.messageStore.get(sent.data.messageId);
+    expect(message!.text).toMatch(new RegExp(`^See ${service.baseUrl}/[0-9a-z]{4}$`));
+  });
+
+  it('holds a deferred message until its time, in the account zone, then sends it', async () => {
+    // Prepare: 2026-11-22 15:00:00 in Asia/Tashkent (UTC+5) is 10:00 UTC
+    const start = new Date('2026-11-22T08:00:00Z');
+    service.runtime.clock = () => start;
+    try {
+      const sent = await send({ recipient: '447400123450', text: 'Later', 'params[deferredToTs]': '2026-11-22 15:00:00' });
+      expect(sent.data.status).toBe(2);
+
+      // Act: a sweep before the time releases nothing; one after it sends the message
+      service.runtime.clock = () => new Date('2026-11-22T09:59:30Z');
+      expect(await service.runtime.messages.releaseDue()).toBe(0);
+      expect((await statusOf(sent.data.messageId)).status).toBe('NEW');
+      service.runtime.clock = () => new Date('2026-11-22T10:00:05Z');
+      expect(await service.runtime.messages.releaseDue()).toBe(1);
+      expect(await service.runtime.messages.releaseDue()).toBe(0);
+
+      // Assess
+      await until(sent.data.messageId, 'DELIVRD');
+      expect((await service.runtime.campaigns.get(sent.data.campaignId))?.status).toBe('DONE');
+    } finally {
+      service.runtime.clock = () => new Date();
+    }
+  });
+
+  describe('GetSMSStatus', () => {
+    it('returns code 2 without ids and 12 for more than 100', async () => {
+      expect((await service.api('Message/GetSMSStatus', key, {})).code).toBe(2);
+      expect((await service.api('Message/GetSMSStatus', key, { ids: '' })).code).toBe(2);
+      const many = Array.from({ length: 101 }, (_, i) => String(i + 1)).join(',');
+      expect((await service.api('Message/GetSMSStatus', key, { ids: many })).code).toBe(12);
+    });
+
+    it('always answers an array, leaving out unknown ids and other accounts\u2019 messages', async () => {
+      const mine = await send({ recipient: '447400123450', text: 'Mine' });
+      const other = await service.account();
+      const envelope = await service.api('Message/GetSMSStatus', other.key, { ids: `${mine.data.messageId},999999` });
+      expect(envelope).toEqual({ code: 0, data: [], message: '' });
+      const own = await service.api('Message/GetSMSStatus', key, { ids: `${mine.data.messageId},999999` });
+      expect(own.data.map((record: { id: number }) => record.id)).toEqual([mine.data.messageId]);
+    });
+  });
+});
