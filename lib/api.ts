@@ -12,6 +12,7 @@ const TABLE_ACCESS: Record<OperationHandler, TableAccess> = {
   'link-create': 'readWrite',
   'link-delete': 'readWrite',
   'link-get': 'read',
+  'link-get-links': 'read',
   'link-get-stats': 'read',
   'link-list': 'read',
   'link-update': 'readWrite',

@@ -8,6 +8,7 @@ export const OPERATIONS = {
     Create: 'link-create',
     Delete: 'link-delete',
     Get: 'link-get',
+    GetLinks: 'link-get-links',
     GetStats: 'link-get-stats',
     List: 'link-list',
     Update: 'link-update',

@@ -18,6 +18,7 @@ import { endOfLocalDay, localDate, type Clock } from './time';
 export interface LinkStore {
   create(link: Link): Promise<void>;
   get(id: number, options?: { consistent?: boolean }): Promise<Link | undefined>;
+  getMany(ids: number[]): Promise<Link[]>;
   update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined>;
   delete(accountId: number, id: number): Promise<boolean>;
   listByAccount(accountId: number): Promise<Link[]>;
@@ -194,6 +195,12 @@ export class LinkService {
     const order: SortOrder<LinkSortField> = [...query.sort, { field: 'createTs', direction: 'DESC' }];
     const sorted = sortBy(matching, order, (link, field) => sortValue(link, field));
     return { items: page(sorted, query.pagination), totalItemCount: matching.length };
+  }
+
+  /** The account's links among `ids`, in the order of `ids`; others' and missing ones are left out. */
+  async getMany(account: Account, ids: number[]): Promise<Link[]> {
+    const found = new Map((await this.deps.links.getMany(ids)).filter((link) => link.accountId === account.id).map((link) => [link.id, link]));
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** An administrator blocks (0) or approves (1) any account's link, with an optional comment. */

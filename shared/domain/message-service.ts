@@ -3,7 +3,7 @@ import type { Account } from './accounts';
 import { submissionStatus, type Campaign, type CampaignStatus } from './campaigns';
 import { AppError, invalidField } from './errors';
 import type { IdSource, LinkService } from './link-service';
-import { fullLinkProblem } from './links';
+import { fullLinkProblem, type Link } from './links';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { checkRecipient } from './phone';
@@ -158,6 +158,13 @@ export class MessageService {
       if (minute < currentMinute) await ports.setSweptUntil(minute);
     }
     return released;
+  }
+
+  /** Link/GetLinks: the links made for the account's campaign; not found for others' campaigns. */
+  async campaignLinks(account: Account, campaignId: number): Promise<Link[]> {
+    const campaign = await this.deps.ports.getCampaign(campaignId);
+    if (!campaign || campaign.accountId !== account.id) throw notFoundCampaign();
+    return this.deps.links.getMany(account, campaign.linkIds);
   }
 
   /** Keeps the campaign in step with its message: SENT once accepted, DONE once final. */

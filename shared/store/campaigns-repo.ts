@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttrib
 import type { Campaign, CampaignStatus } from '../domain/campaigns';
 import type { Store } from './client';
 import { conditionally } from './conditional';
+import { batchGetAll } from './batch';
 import { keys } from './keys';
 import { queryAll } from './query';
 
@@ -21,6 +22,10 @@ export class CampaignsRepository {
   async get(id: number): Promise<Campaign | undefined> {
     const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.campaign(id), ConsistentRead: true }));
     return result.Item ? fromItem(result.Item) : undefined;
+  }
+
+  async getMany(ids: number[]): Promise<Campaign[]> {
+    return (await batchGetAll(this.store, ids.map((id) => keys.campaign(id)))).map(fromItem);
   }
 
   /** Moves the campaign to `status` if it is in one of `from`; the updated campaign, or undefined. */

@@ -3,6 +3,7 @@ import type { LinkChanges, LinkStore } from '../domain/link-service';
 import type { Link, ModeratorStatus } from '../domain/links';
 import type { Store } from './client';
 import { conditionally } from './conditional';
+import { batchGetAll } from './batch';
 import { keys } from './keys';
 import { queryAll } from './query';
 
@@ -32,6 +33,11 @@ export class LinksRepository implements LinkStore {
       new GetCommand({ TableName: this.store.tableName, Key: keys.link(id), ConsistentRead: options.consistent ?? true }),
     );
     return result.Item ? fromItem(result.Item) : undefined;
+  }
+
+  /** Links by id, in no particular order; missing ids are absent. */
+  async getMany(ids: number[]): Promise<Link[]> {
+    return (await batchGetAll(this.store, ids.map((id) => keys.link(id)))).map(fromItem);
   }
 
   /** Applies changes to the account's link; undefined when it has no such link. */

@@ -1,9 +1,11 @@
-import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand, type BatchGetCommandOutput, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { statusesBefore, type MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import { conditionally } from './conditional';
+import { batchGetAll } from './batch';
 import { keys } from './keys';
+import { queryAll } from './query';
 
 /**
  * Messages and their status changes. Every change is one conditional UpdateItem whose
@@ -29,19 +31,20 @@ export class MessagesRepository {
     return result.Item ? fromItem(result.Item) : undefined;
   }
 
-  /** Up to 100 messages in one BatchGetItem; missing ids are simply absent. */
+  /** Messages by id; missing ids are simply absent. */
   async getMany(ids: number[]): Promise<Message[]> {
-    if (ids.length === 0) return [];
-    let request: Record<string, { Keys: Record<string, NativeAttributeValue>[]; ConsistentRead?: boolean }> | undefined = {
-      [this.store.tableName]: { Keys: ids.map((id) => keys.message(id)) },
-    };
-    const found: Message[] = [];
-    while (request && Object.keys(request).length > 0) {
-      const result: BatchGetCommandOutput = await this.store.db.send(new BatchGetCommand({ RequestItems: request }));
-      found.push(...(result.Responses?.[this.store.tableName] ?? []).map(fromItem));
-      request = result.UnprocessedKeys as typeof request;
-    }
-    return found;
+    return (await batchGetAll(this.store, ids.map((id) => keys.message(id)))).map(fromItem);
+  }
+
+  /** Every message of the account, newest first, from the account's index partition. */
+  async listByAccount(accountId: number): Promise<Message[]> {
+    const items = await queryAll(this.store, {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.messageIndex(accountId, '', 0).gsi1pk },
+      ScanIndexForward: false,
+    });
+    return items.map(fromItem);
   }
 
   /**

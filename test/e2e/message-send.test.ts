@@ -104,6 +104,36 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     }
   });
 
+  describe('Link/GetLinks', () => {
+    it('lists the campaign links with their click and redirect counts', async () => {
+      // Prepare
+      const sent = await send({ recipient: '447400123450', text: 'Deal: www.example.com/deal', 'params[shortenLinks]': '1' });
+      const first = await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) });
+      expect(first).toEqual({
+        code: 0,
+        data: [{ id: expect.any(Number), code: expect.any(String), fullLink: 'www.example.com/deal', shortLink: expect.any(String), clickCnt: 0, redirectCnt: 0, comment: null }],
+        message: '',
+      });
+
+      // Act: the recipient taps the link
+      await fetch(first.data[0].shortLink, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile Safari/537.36' } });
+      await service.local.queues.drain();
+
+      // Assess
+      const after = await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) });
+      expect(after.data[0]).toMatchObject({ clickCnt: 1, redirectCnt: 1 });
+    });
+
+    it('returns code 2 for unknown and other accounts\u2019 campaigns, and 11 without a campaignId', async () => {
+      const sent = await send({ recipient: '447400123450', text: 'Hi' });
+      const other = await service.account();
+      expect((await service.api('Link/GetLinks', other.key, { campaignId: String(sent.data.campaignId) })).code).toBe(2);
+      expect((await service.api('Link/GetLinks', key, { campaignId: '999999' })).code).toBe(2);
+      expect((await service.api('Link/GetLinks', key, { campaignId: 'abc' })).code).toBe(2);
+      expect((await service.api('Link/GetLinks', key, {})).code).toBe(11);
+    });
+  });
+
   describe('GetSMSStatus', () => {
     it('returns code 2 without ids and 12 for more than 100', async () => {
       expect((await service.api('Message/GetSMSStatus', key, {})).code).toBe(2);
