@@ -17,6 +17,7 @@ const TABLE_ACCESS: Record<OperationHandler, TableAccess> = {
   'link-list': 'read',
   'link-update': 'readWrite',
   'message-get-sms-status': 'read',
+  'message-list': 'read',
   'message-send-sms-message': 'readWrite',
 };
 

@@ -68,6 +68,8 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
     sweptUntil: () => settings.get('schedule-swept-until'),
     setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
     enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
+    listMessages: (accountId) => messages.listByAccount(accountId),
+    getCampaigns: (ids) => campaigns.getMany(ids),
   };
 }
 

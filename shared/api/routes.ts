@@ -15,6 +15,7 @@ export const OPERATIONS = {
   },
   Message: {
     GetSMSStatus: 'message-get-sms-status',
+    List: 'message-list',
     SendSmsMessage: 'message-send-sms-message',
   },
 } as const satisfies Record<string, Record<string, string>>;

@@ -4,7 +4,8 @@ import { submissionStatus, type Campaign, type CampaignStatus } from './campaign
 import { AppError, invalidField } from './errors';
 import type { IdSource, LinkService } from './link-service';
 import { fullLinkProblem, type Link } from './links';
-import { isFinal } from './message-status';
+import { isFinal, type MessageStatus } from './message-status';
+import { page, sortBy, type Pagination, type SortOrder } from './paging';
 import type { Message } from './messages';
 import { checkRecipient } from './phone';
 import { countSegments, MAX_SEGMENTS } from './segments';
@@ -35,7 +36,37 @@ export interface SendingPorts {
   sweptUntil(): Promise<string | undefined>;
   setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
+  listMessages(accountId: number): Promise<Message[]>;
+  getCampaigns(ids: number[]): Promise<Campaign[]>;
 }
+
+export type MessageSortField = 'campaignId' | 'from' | 'to' | 'text' | 'status' | 'startSendTs' | 'statusUpdateTs' | 'segNum';
+
+/** Message/List criteria; times are instants, already read in the account's zone. */
+export interface MessageQuery {
+  campaignIds?: number[];
+  from?: string;
+  /** Substring of the recipient number. */
+  to?: string;
+  /** The whole text. */
+  text?: string;
+  status?: MessageStatus;
+  /** Contact groups: there is no contact book yet, so any group matches nothing. */
+  groups?: string[];
+  campaignStatus?: CampaignStatus | 'NOT_YET_SENT' | 'DEFERRED';
+  campaignCreatedFrom?: Date;
+  campaignCreatedTo?: Date;
+  campaignSentFrom?: Date;
+  campaignSentTo?: Date;
+  startSendFrom?: Date;
+  startSendTo?: Date;
+  statusUpdateFrom?: Date;
+  statusUpdateTo?: Date;
+  sort: SortOrder<MessageSortField>;
+  pagination: Pagination;
+}
+
+const NOT_YET_SENT: ReadonlySet<CampaignStatus> = new Set(['NEW', 'MODERATION', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND']);
 
 export const MIN_DEFER_MS = 60 * 60_000;
 export const MAX_DEFER_MS = 14 * 24 * 60 * 60_000;
@@ -160,6 +191,45 @@ export class MessageService {
     return released;
   }
 
+  /**
+   * Message/List. Reads the account's messages from its index partition (and their
+   * campaigns, 100 per read), then filters, sorts and pages in memory: every criterion
+   * and sort costs the same, in proportion to the account's messages.
+   */
+  async list(account: Account, query: MessageQuery): Promise<{ items: { message: Message; campaign: Campaign | undefined }[]; totalItemCount: number }> {
+    const { ports } = this.deps;
+    const all = await ports.listMessages(account.id);
+    const needsCampaigns = query.campaignStatus !== undefined || query.campaignSentFrom !== undefined || query.campaignSentTo !== undefined;
+    const campaigns = new Map(needsCampaigns ? (await ports.getCampaigns([...new Set(all.map((m) => m.campaignId))])).map((c) => [c.id, c]) : []);
+    const within = (value: string | null | undefined, from?: Date, to?: Date) =>
+      (from === undefined && to === undefined) ||
+      (value != null && (from === undefined || Date.parse(value) >= from.getTime()) && (to === undefined || Date.parse(value) <= to.getTime()));
+    const campaignIds = query.campaignIds ? new Set(query.campaignIds) : undefined;
+    const matching = all.filter((message) => {
+      const campaign = campaigns.get(message.campaignId);
+      return (
+        (campaignIds === undefined || campaignIds.has(message.campaignId)) &&
+        (query.from === undefined || message.from === query.from) &&
+        (query.to === undefined || message.to.includes(query.to)) &&
+        (query.text === undefined || message.text === query.text) &&
+        (query.status === undefined || message.status === query.status) &&
+        (query.groups === undefined || query.groups.length === 0) &&
+        matchesCampaignStatus(campaign, query.campaignStatus) &&
+        within(message.createdAt, query.campaignCreatedFrom, query.campaignCreatedTo) &&
+        within(campaign?.sentAt, query.campaignSentFrom, query.campaignSentTo) &&
+        within(message.startSendAt, query.startSendFrom, query.startSendTo) &&
+        within(message.statusUpdatedAt, query.statusUpdateFrom, query.statusUpdateTo)
+      );
+    });
+    // Newest first by default, and as the last tie-break.
+    const order: SortOrder<MessageSortField | 'id'> = [...query.sort, { field: 'id', direction: 'DESC' }];
+    const sorted = sortBy(matching, order, messageSortValue);
+    return {
+      items: page(sorted, query.pagination).map((message) => ({ message, campaign: campaigns.get(message.campaignId) })),
+      totalItemCount: matching.length,
+    };
+  }
+
   /** Link/GetLinks: the links made for the account's campaign; not found for others' campaigns. */
   async campaignLinks(account: Account, campaignId: number): Promise<Link[]> {
     const campaign = await this.deps.ports.getCampaign(campaignId);
@@ -198,6 +268,37 @@ export class MessageService {
 
 export function notFoundCampaign(): AppError {
   return new AppError('notFound', 'Campaign not found');
+}
+
+function matchesCampaignStatus(campaign: Campaign | undefined, wanted: MessageQuery['campaignStatus']): boolean {
+  if (wanted === undefined) return true;
+  if (!campaign) return false;
+  if (wanted === 'NOT_YET_SENT') return NOT_YET_SENT.has(campaign.status);
+  if (wanted === 'DEFERRED') return campaign.deferredTo !== null && NOT_YET_SENT.has(campaign.status);
+  return campaign.status === wanted;
+}
+
+function messageSortValue(message: Message, field: MessageSortField | 'id'): string | number | null {
+  switch (field) {
+    case 'id':
+      return message.id;
+    case 'campaignId':
+      return message.campaignId;
+    case 'from':
+      return message.from;
+    case 'to':
+      return message.to;
+    case 'text':
+      return message.text;
+    case 'status':
+      return message.status;
+    case 'startSendTs':
+      return message.startSendAt;
+    case 'statusUpdateTs':
+      return message.statusUpdatedAt;
+    case 'segNum':
+      return message.segNum;
+  }
 }
 
 function minuteOf(at: Date): string {
