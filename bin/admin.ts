@@ -39,6 +39,9 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   tariff set ACCOUNT_ID COUNTRY|* PRICE|- price of one segment (- removes it)
   tariff show ACCOUNT_ID
   moderation set ACCOUNT_ID none|all      whether campaigns wait for approval
+  campaign approve CAMPAIGN_ID            send a campaign held for moderation
+  campaign decline CAMPAIGN_ID            decline it (its message becomes REJECTD)
+  campaign show CAMPAIGN_ID
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -156,6 +159,17 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
     case 'moderation set': {
       const account = await rt.accounts.setModeration(id(0, 'an account id'), args[1] as 'none' | 'all');
       return print(`Moderation of account ${account.id}: ${account.sending.moderation}`, { moderation: account.sending.moderation });
+    }
+    case 'campaign approve':
+    case 'campaign decline': {
+      const campaignId = id(0, 'a campaign id');
+      const campaign = command === 'approve' ? await rt.messages.approveCampaign(campaignId) : await rt.messages.declineCampaign(campaignId);
+      return print(`Campaign ${campaign.id} is ${campaign.status}`, campaign);
+    }
+    case 'campaign show': {
+      const campaign = await rt.campaigns.get(id(0, 'a campaign id'));
+      if (!campaign) throw new AppError('notFound', 'No such campaign');
+      return print(JSON.stringify(campaign, null, 2), campaign);
     }
     default:
       throw new AppError('invalid', `Unknown command: ${group} ${command}\n\n${USAGE}`);

@@ -69,6 +69,7 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
     setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
     enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
     listMessages: (accountId) => messages.listByAccount(accountId),
+    setMessageStatus: (id, status) => messages.applyStatus(id, status, new Date()),
     getCampaigns: (ids) => campaigns.getMany(ids),
   };
 }

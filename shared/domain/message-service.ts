@@ -37,6 +37,7 @@ export interface SendingPorts {
   setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
   listMessages(accountId: number): Promise<Message[]>;
+  setMessageStatus(id: number, status: MessageStatus): Promise<Message | undefined>;
   getCampaigns(ids: number[]): Promise<Campaign[]>;
 }
 
@@ -69,6 +70,8 @@ export interface MessageQuery {
 const NOT_YET_SENT: ReadonlySet<CampaignStatus> = new Set(['NEW', 'MODERATION', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND']);
 
 export const MIN_DEFER_MS = 60 * 60_000;
+/** How far back the deferred sweeper looks after downtime. */
+export const SWEEP_LOOKBACK_MS = 24 * 60 * 60_000;
 export const MAX_DEFER_MS = 14 * 24 * 60 * 60_000;
 
 /** URLs as people write them in texts; trailing punctuation is not part of them. */
@@ -172,8 +175,10 @@ export class MessageService {
     const now = this.deps.clock();
     const currentMinute = minuteOf(now);
     const swept = await ports.sweptUntil();
-    // Nothing can be due earlier than an hour before the first sweep (deferral is 1 h ahead at least).
-    let minute = swept ? nextMinute(swept) : minuteOf(new Date(now.getTime() - MIN_DEFER_MS));
+    // Catch-up reaches back at most SWEEP_LOOKBACK_MS: a campaign due longer ago than that
+    // (the service was down for weeks) is left alone rather than sent so late.
+    const earliest = minuteOf(new Date(now.getTime() - SWEEP_LOOKBACK_MS));
+    let minute = swept && nextMinute(swept) > earliest ? nextMinute(swept) : earliest;
     let released = 0;
     for (; minute <= currentMinute; minute = nextMinute(minute)) {
       for (const due of await ports.dueIn(minute)) {
@@ -185,9 +190,9 @@ export class MessageService {
         }
         await ports.unschedule(minute, due.campaignId);
       }
-      // The current minute may still hold campaigns due later in it: sweep it again next time.
-      if (minute < currentMinute) await ports.setSweptUntil(minute);
     }
+    // The current minute may still hold campaigns due later in it: it is swept again next time.
+    await ports.setSweptUntil(previousMinute(currentMinute));
     return released;
   }
 
@@ -228,6 +233,30 @@ export class MessageService {
       items: page(sorted, query.pagination).map((message) => ({ message, campaign: campaigns.get(message.campaignId) })),
       totalItemCount: matching.length,
     };
+  }
+
+  /**
+   * An administrator approves a campaign held for moderation. It is scheduled, for its
+   * deferred time or for now, and the sweeper sends it: approval works from any process,
+   * the admin CLI included, without reaching the send queue itself.
+   */
+  async approveCampaign(campaignId: number): Promise<Campaign> {
+    const held = await this.deps.ports.getCampaign(campaignId);
+    if (!held) throw notFoundCampaign();
+    const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'READY_FOR_SEND');
+    if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
+    await this.deps.ports.schedule(minuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), campaign.id, campaign.messageId);
+    return campaign;
+  }
+
+  /** An administrator declines a campaign held for moderation: DECLINED, its message REJECTD. */
+  async declineCampaign(campaignId: number): Promise<Campaign> {
+    const held = await this.deps.ports.getCampaign(campaignId);
+    if (!held) throw notFoundCampaign();
+    const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'DECLINED');
+    if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
+    await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD');
+    return campaign;
   }
 
   /** Link/GetLinks: the links made for the account's campaign; not found for others' campaigns. */
@@ -307,4 +336,8 @@ function minuteOf(at: Date): string {
 
 function nextMinute(minute: string): string {
   return minuteOf(new Date(Date.parse(`${minute}:00Z`) + 60_000));
+}
+
+function previousMinute(minute: string): string {
+  return minuteOf(new Date(Date.parse(`${minute}:00Z`) - 60_000));
 }

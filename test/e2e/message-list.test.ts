@@ -73,7 +73,7 @@ describe('Message/List', () => {
     const resolved = Object.fromEntries(
       Object.entries(fields).map(([name, value]) => [
         name,
-        [value].flat().map((v) => v.replace(/CAMPAIGN(\d)/, (_m, i) => String(sent[Number(i)]!.campaignId))),
+        [value].flat().map((v) => v.replace(/CAMPAIGN(\d)/, (_m: string, i: string) => String(sent[Number(i)]!.campaignId))),
       ]),
     ) as Record<string, string[]>;
     expect(ids(await list(resolved))).toEqual(positions.map((p) => sent[p]!.messageId));

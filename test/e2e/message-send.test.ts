@@ -58,6 +58,28 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     expect(status.data).toEqual([{ id: sent.data.messageId, status: 'NEW', segNum: 1, startSendTs: null, statusUpdateTs: null }]);
   });
 
+  it('sends a moderated campaign once approved, and rejects the message of a declined one', async () => {
+    // Prepare
+    const { key: moderatedKey, id } = await service.account();
+    await service.runtime.accounts.setPrice(id, '*', 0.05);
+    await service.runtime.accounts.setModeration(id, 'all');
+    const approved = (await service.api('Message/SendSmsMessage', moderatedKey, { recipient: '447400123450', text: 'Hi' })).data;
+    const declined = (await service.api('Message/SendSmsMessage', moderatedKey, { recipient: '447400123450', text: 'Hi' })).data;
+
+    // Act
+    await service.runtime.messages.approveCampaign(approved.campaignId);
+    await service.runtime.messages.declineCampaign(declined.campaignId);
+    await service.runtime.messages.releaseDue();
+
+    // Assess
+    const status = async (messageId: number) => (await service.api('Message/GetSMSStatus', moderatedKey, { ids: String(messageId) })).data[0];
+    for (let i = 0; i < 100 && (await status(approved.messageId)).status !== 'DELIVRD'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect((await status(approved.messageId)).status).toBe('DELIVRD');
+    expect((await status(declined.messageId)).status).toBe('REJECTD');
+    expect((await service.runtime.campaigns.get(declined.campaignId))?.status).toBe('DECLINED');
+    await expect(service.runtime.messages.approveCampaign(declined.campaignId)).rejects.toThrow('not in moderation');
+  });
+
   it.each([
     ['no recipient', { text: 'Hi' }, 11, null],
     ['no text', { recipient: '447400123450' }, 11, null],
@@ -81,18 +103,18 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
   });
 
   it('holds a deferred message until its time, in the account zone, then sends it', async () => {
-    // Prepare: 2026-11-22 15:00:00 in Asia/Tashkent (UTC+5) is 10:00 UTC
-    const start = new Date('2026-11-22T08:00:00Z');
+    // Prepare: 2030-06-10 15:00:00 in Asia/Tashkent (UTC+5) is 10:00 UTC (after any sweep of other tests)
+    const start = new Date('2030-06-10T08:00:00Z');
     service.runtime.clock = () => start;
     try {
-      const sent = await send({ recipient: '447400123450', text: 'Later', 'params[deferredToTs]': '2026-11-22 15:00:00' });
+      const sent = await send({ recipient: '447400123450', text: 'Later', 'params[deferredToTs]': '2030-06-10 15:00:00' });
       expect(sent.data.status).toBe(2);
 
       // Act: a sweep before the time releases nothing; one after it sends the message
-      service.runtime.clock = () => new Date('2026-11-22T09:59:30Z');
+      service.runtime.clock = () => new Date('2030-06-10T09:59:30Z');
       expect(await service.runtime.messages.releaseDue()).toBe(0);
       expect((await statusOf(sent.data.messageId)).status).toBe('NEW');
-      service.runtime.clock = () => new Date('2026-11-22T10:00:05Z');
+      service.runtime.clock = () => new Date('2030-06-10T10:00:05Z');
       expect(await service.runtime.messages.releaseDue()).toBe(1);
       expect(await service.runtime.messages.releaseDue()).toBe(0);
 

@@ -20,7 +20,8 @@ describe('listOf', () => {
 describe('resolveOperation', () => {
   it('matches module and method in any letter case', () => {
     expect(resolveOperation('/service/Link/Create')).toEqual({ kind: 'operation', handler: 'link-create' });
-    expect(resolveOperation('/service/link/getlinks').kind).toBe('unknownMethod');
+    expect(resolveOperation('/service/link/getlinks')).toEqual({ kind: 'operation', handler: 'link-get-links' });
+    expect(resolveOperation('/service/MESSAGE/sendSMSmessage')).toEqual({ kind: 'operation', handler: 'message-send-sms-message' });
     expect(resolveOperation('/service/LINK/GET')).toEqual({ kind: 'operation', handler: 'link-get' });
   });
 
