@@ -1,9 +1,10 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
+import { workQueue } from './work-queue';
 
 export interface ClicksProps {
   readonly projectRoot: string;
@@ -24,19 +25,8 @@ export class Clicks extends Construct {
   constructor(scope: Construct, id: string, props: ClicksProps) {
     super(scope, id);
     const timeout = Duration.seconds(60);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      // SQS asks for six times the consumer's timeout, so a slow batch is not redelivered mid-run.
-      visibilityTimeout: Duration.seconds(timeout.toSeconds() * 6),
-      retentionPeriod: Duration.days(4),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
-    });
+    // SQS asks for six times the consumer's timeout, so a slow batch is not redelivered mid-run.
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = workQueue(this, Duration.seconds(timeout.toSeconds() * 6)));
     this.aggregator = new ServiceFunction(this, 'Aggregator', {
       projectRoot: props.projectRoot,
       table: props.table,

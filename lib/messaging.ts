@@ -3,9 +3,10 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
+import { workQueue } from './work-queue';
 
 export interface MessagingProps {
   readonly projectRoot: string;
@@ -25,18 +26,8 @@ export class Messaging extends Construct {
   constructor(scope: Construct, id: string, props: MessagingProps) {
     super(scope, id);
     const workerTimeout = Duration.seconds(30);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      // Longer than ABANDONED_CLAIM_MS (2 min), so a redelivery finds an abandoned claim as such.
-      visibilityTimeout: Duration.minutes(3),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: 5 },
-    });
+    // Longer than ABANDONED_CLAIM_MS (2 min), so a redelivery finds an abandoned claim as such.
+    ({ queue: this.queue, deadLetterQueue: this.deadLetterQueue } = workQueue(this, Duration.minutes(3)));
     this.worker = new ServiceFunction(this, 'Worker', {
       projectRoot: props.projectRoot,
       table: props.table,
