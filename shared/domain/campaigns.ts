@@ -18,6 +18,11 @@ export interface Campaign {
   deferredTo: string | null;
 }
 
+/** Work due at a given minute: sending a deferred campaign, or expiring an undelivered message. */
+export type ScheduledTask =
+  | { kind: 'send'; campaignId: number; messageId: number }
+  | { kind: 'expire'; messageId: number; /** when its validity runs out */ at: string };
+
 /** SendSmsMessage's `status`: 1 when the campaign waits for moderation, 2 otherwise. */
 export function submissionStatus(campaign: Campaign): 1 | 2 {
   return campaign.status === 'MODERATION' ? 1 : 2;

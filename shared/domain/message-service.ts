@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import type { Account } from './accounts';
-import { submissionStatus, type Campaign, type CampaignStatus } from './campaigns';
+import { submissionStatus, type Campaign, type CampaignStatus, type ScheduledTask } from './campaigns';
 import { AppError, invalidField } from './errors';
 import type { IdSource, LinkService } from './link-service';
 import { fullLinkProblem, type Link } from './links';
@@ -28,16 +28,18 @@ export interface SendingPorts {
   createMessage(message: Message): Promise<void>;
   createCampaign(campaign: Campaign): Promise<void>;
   getCampaign(id: number): Promise<Campaign | undefined>;
-  moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus, extra?: { sentAt?: string }): Promise<Campaign | undefined>;
-  schedule(minute: string, campaignId: number, messageId: number): Promise<void>;
-  dueIn(minute: string): Promise<{ campaignId: number; messageId: number }[]>;
-  unschedule(minute: string, campaignId: number): Promise<void>;
+  moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus): Promise<Campaign | undefined>;
+  /** Records when the campaign's message went out, once. */
+  noteCampaignSent(id: number, sentAt: string): Promise<void>;
+  schedule(minute: string, task: ScheduledTask): Promise<void>;
+  dueIn(minute: string): Promise<ScheduledTask[]>;
+  unschedule(minute: string, task: ScheduledTask): Promise<void>;
   /** The last minute whose deferred campaigns were all released (`2026-11-22T10:05`). */
   sweptUntil(): Promise<string | undefined>;
   setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
   listMessages(accountId: number): Promise<Message[]>;
-  setMessageStatus(id: number, status: MessageStatus): Promise<Message | undefined>;
+  setMessageStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
   getCampaigns(ids: number[]): Promise<Campaign[]>;
 }
 
@@ -160,7 +162,7 @@ export class MessageService {
 
   /** Sends a campaign now, or schedules it when it is deferred. */
   async #release(campaign: Campaign): Promise<void> {
-    if (campaign.deferredTo) await this.deps.ports.schedule(campaign.deferredTo.slice(0, 16), campaign.id, campaign.messageId);
+    if (campaign.deferredTo) await this.deps.ports.schedule(campaign.deferredTo.slice(0, 16), sendTask(campaign));
     else await this.deps.ports.enqueue(campaign.messageId);
   }
 
@@ -181,14 +183,22 @@ export class MessageService {
     let minute = swept && nextMinute(swept) > earliest ? nextMinute(swept) : earliest;
     let released = 0;
     for (; minute <= currentMinute; minute = nextMinute(minute)) {
-      for (const due of await ports.dueIn(minute)) {
-        const campaign = await ports.getCampaign(due.campaignId);
+      for (const task of await ports.dueIn(minute)) {
+        if (task.kind === 'expire') {
+          if (Date.parse(task.at) > now.getTime()) continue; // later this minute
+          // Only a message still waiting for its report expires; a final one keeps its status.
+          const expired = await ports.setMessageStatus(task.messageId, 'EXPIRED', new Date(task.at));
+          if (expired) await this.onMessageStatus(expired);
+          await ports.unschedule(minute, task);
+          continue;
+        }
+        const campaign = await ports.getCampaign(task.campaignId);
         if (campaign?.deferredTo && Date.parse(campaign.deferredTo) > now.getTime()) continue; // later this minute
-        if (await ports.moveCampaign(due.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
-          await ports.enqueue(due.messageId);
+        if (await ports.moveCampaign(task.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
+          await ports.enqueue(task.messageId);
           released++;
         }
-        await ports.unschedule(minute, due.campaignId);
+        await ports.unschedule(minute, task);
       }
     }
     // The current minute may still hold campaigns due later in it: it is swept again next time.
@@ -245,7 +255,7 @@ export class MessageService {
     if (!held) throw notFoundCampaign();
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'READY_FOR_SEND');
     if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    await this.deps.ports.schedule(minuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), campaign.id, campaign.messageId);
+    await this.deps.ports.schedule(minuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), sendTask(campaign));
     return campaign;
   }
 
@@ -255,7 +265,7 @@ export class MessageService {
     if (!held) throw notFoundCampaign();
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'DECLINED');
     if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD');
+    await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD', this.deps.clock());
     return campaign;
   }
 
@@ -269,8 +279,12 @@ export class MessageService {
   /** Keeps the campaign in step with its message: SENT once accepted, DONE once final. */
   async onMessageStatus(message: Message): Promise<void> {
     const { ports } = this.deps;
+    if (message.startSendAt) await ports.noteCampaignSent(message.campaignId, message.startSendAt);
     if (message.status === 'ACCEPTD') {
-      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT', { sentAt: message.startSendAt ?? undefined });
+      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT');
+      // Undelivered past its validity, the message expires (SPEC §6).
+      const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
+      await ports.schedule(minuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
     }
     if (isFinal(message.status)) {
       await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'SENT'], 'DONE');
@@ -297,6 +311,10 @@ export class MessageService {
 
 export function notFoundCampaign(): AppError {
   return new AppError('notFound', 'Campaign not found');
+}
+
+function sendTask(campaign: Campaign): ScheduledTask {
+  return { kind: 'send', campaignId: campaign.id, messageId: campaign.messageId };
 }
 
 function matchesCampaignStatus(campaign: Campaign | undefined, wanted: MessageQuery['campaignStatus']): boolean {

@@ -1,8 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { Campaign, CampaignStatus } from '../domain/campaigns';
+import type { Campaign, CampaignStatus, ScheduledTask } from '../domain/campaigns';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { batchGetAll } from './batch';
+import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
 
@@ -13,7 +14,8 @@ export class CampaignsRepository {
     await this.store.db.send(
       new PutCommand({
         TableName: this.store.tableName,
-        Item: { ...keys.campaign(campaign.id), entity: 'Campaign', ...campaign },
+        // Unset fields stay absent (not NULL), so `if_not_exists(sentAt, …)` can fill them later.
+        Item: { ...keys.campaign(campaign.id), entity: 'Campaign', ...withoutNulls(campaign) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -29,21 +31,16 @@ export class CampaignsRepository {
   }
 
   /** Moves the campaign to `status` if it is in one of `from`; the updated campaign, or undefined. */
-  async move(id: number, from: CampaignStatus[], status: CampaignStatus, extra: { sentAt?: string } = {}): Promise<Campaign | undefined> {
+  async move(id: number, from: CampaignStatus[], status: CampaignStatus): Promise<Campaign | undefined> {
     const values: Record<string, NativeAttributeValue> = { ':status': status };
     from.forEach((value, index) => (values[`:from${index}`] = value));
-    const sets = ['#status = :status'];
-    if (extra.sentAt) {
-      values[':sentAt'] = extra.sentAt;
-      sets.push('sentAt = :sentAt');
-    }
     let updated: Campaign | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.campaign(id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
+          UpdateExpression: 'SET #status = :status',
           ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
@@ -55,22 +52,44 @@ export class CampaignsRepository {
     return updated;
   }
 
-  /** Records a deferred campaign under the minute it is due in. */
-  async schedule(minute: string, campaignId: number, messageId: number): Promise<void> {
-    await this.store.db.send(
-      new PutCommand({ TableName: this.store.tableName, Item: { ...keys.scheduled(minute, campaignId), entity: 'Scheduled', campaignId, messageId } }),
+  /** The first sending time stays: reports may finish a campaign in any order. */
+  async noteSent(id: number, sentAt: string): Promise<void> {
+    await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.campaign(id),
+          UpdateExpression: 'SET sentAt = if_not_exists(sentAt, :sentAt)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':sentAt': sentAt },
+        }),
+      ),
     );
   }
 
-  /** Campaigns due in one minute: one Query of that minute's partition, never a scan. */
-  async dueIn(minute: string): Promise<{ campaignId: number; messageId: number }[]> {
-    const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
-    return items.map((item) => ({ campaignId: Number(item.campaignId), messageId: Number(item.messageId) }));
+  /** Records a timed task under the minute it is due in. */
+  async schedule(minute: string, task: ScheduledTask): Promise<void> {
+    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...scheduledKey(minute, task), entity: 'Scheduled', ...task } }));
   }
 
-  async unschedule(minute: string, campaignId: number): Promise<void> {
-    await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: keys.scheduled(minute, campaignId) }));
+  /** Tasks due in one minute: one Query of that minute's partition, never a scan. */
+  async dueIn(minute: string): Promise<ScheduledTask[]> {
+    const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
+    return items.map((item) =>
+      item.kind === 'expire'
+        ? { kind: 'expire', messageId: Number(item.messageId), at: String(item.at) }
+        : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
+    );
   }
+
+  async unschedule(minute: string, task: ScheduledTask): Promise<void> {
+    await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: scheduledKey(minute, task) }));
+  }
+}
+
+
+function scheduledKey(minute: string, task: ScheduledTask) {
+  return task.kind === 'send' ? keys.scheduled(minute, 'SEND', task.campaignId) : keys.scheduled(minute, 'EXPIRE', task.messageId);
 }
 
 function fromItem(item: Record<string, NativeAttributeValue>): Campaign {

@@ -12,7 +12,7 @@
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
  * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
- * | Scheduled | SCHEDULE#<minute> | <campaign id, padded> |                 |                     |
+ * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id> or EXPIRE#<message id> |  |                 |
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
@@ -49,7 +49,8 @@ export const keys = {
 
   campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
   /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */
-  scheduled: (minute: string, campaignId: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: pad(campaignId) }),
+  /** A timed task in the minute it is due: `SEND#<campaign id>` or `EXPIRE#<message id>`. */
+  scheduled: (minute: string, task: string, id: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: `${task}#${pad(id)}` }),
   scheduledAt: (minute: string) => `SCHEDULE#${minute}`,
   message: (id: number): Key => ({ pk: `MESSAGE#${id}`, sk: '#MESSAGE' }),
   messageIndex: (accountId: number, createdAt: string, id: number) => ({

@@ -4,6 +4,7 @@ import type { Link, ModeratorStatus } from '../domain/links';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { batchGetAll } from './batch';
+import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
 
@@ -136,10 +137,6 @@ function toItem(link: Link): LinkItem {
   };
 }
 
-/** Absent fields are absent attributes, so REMOVE and "never set" read the same. */
-function withoutNulls<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as Partial<T>;
-}
 
 function fromItem(item: Record<string, NativeAttributeValue>): Link {
   return {

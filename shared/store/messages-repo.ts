@@ -4,6 +4,7 @@ import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { batchGetAll } from './batch';
+import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
 
@@ -20,7 +21,12 @@ export class MessagesRepository {
     await this.store.db.send(
       new PutCommand({
         TableName: this.store.tableName,
-        Item: { ...keys.message(message.id), ...keys.messageIndex(message.accountId, message.createdAt, message.id), entity: 'Message', ...message },
+        Item: {
+          ...keys.message(message.id),
+          ...keys.messageIndex(message.accountId, message.createdAt, message.id),
+          entity: 'Message',
+          ...withoutNulls(message),
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -64,7 +70,22 @@ export class MessagesRepository {
         Item: { ...keys.gatewayMessage(gateway, gatewayMessageId), entity: 'GatewayMessage', messageId: id },
       }),
     );
-    return this.#move(id, 'ACCEPTD', at, { gateway, gatewayMessageId, startSendAt: at.toISOString() });
+    // The gateway's id and the sending time hold whatever the status: a report may already
+    // have moved the message past ACCEPTD.
+    const recorded = await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'SET gateway = :gateway, gatewayMessageId = :gatewayMessageId, startSendAt = if_not_exists(startSendAt, :at)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':gateway': gateway, ':gatewayMessageId': gatewayMessageId, ':at': at.toISOString() },
+        }),
+      ),
+    );
+    if (!recorded) return undefined;
+    // When a report got there first the status stays as it is; the message is read as it now stands.
+    return (await this.#move(id, 'ACCEPTD', at, {})) ?? (await this.get(id));
   }
 
   /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */

@@ -120,6 +120,36 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
 
       // Assess
       await until(sent.data.messageId, 'DELIVRD');
+      // The campaign follows its message's report a moment later.
+      let campaign = await service.runtime.campaigns.get(sent.data.campaignId);
+      for (let i = 0; i < 50 && campaign?.status !== 'DONE'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        campaign = await service.runtime.campaigns.get(sent.data.campaignId);
+      }
+      expect(campaign?.status).toBe('DONE');
+    } finally {
+      service.runtime.clock = () => new Date();
+    }
+  });
+
+  it('expires a message still undelivered when its validity runs out', async () => {
+    // Prepare: the simulator accepts numbers ending in 8 and never reports on them
+    const acceptedAt = new Date('2031-01-10T10:00:00Z');
+    service.runtime.clock = () => acceptedAt;
+    try {
+      const sent = await send({ recipient: '447400123458', text: 'Hi', 'params[validity]': '60' });
+      await until(sent.data.messageId, 'ACCEPTD');
+
+      // Act: sweeps just before and just after the hour of validity
+      service.runtime.clock = () => new Date('2031-01-10T10:59:50Z');
+      await service.runtime.messages.releaseDue();
+      const before = (await statusOf(sent.data.messageId)).status;
+      service.runtime.clock = () => new Date('2031-01-10T11:00:10Z');
+      await service.runtime.messages.releaseDue();
+
+      // Assess
+      expect(before).toBe('ACCEPTD');
+      expect(await statusOf(sent.data.messageId)).toMatchObject({ status: 'EXPIRED', statusUpdateTs: '2031-01-10 16-00-00' });
       expect((await service.runtime.campaigns.get(sent.data.campaignId))?.status).toBe('DONE');
     } finally {
       service.runtime.clock = () => new Date();

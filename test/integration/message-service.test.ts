@@ -92,7 +92,7 @@ describe('MessageService.send', () => {
     const sent = await service.send(account(), { recipient: '447400123450', text: 'Later', shortenLinks: false, validityMinutes: 60, deferredTo });
     expect(sent.status).toBe(2);
     expect(enqueued).toEqual([]);
-    expect(await campaigns.dueIn('2026-11-22T12:00')).toEqual([{ campaignId: sent.campaignId, messageId: sent.messageId }]);
+    expect(await campaigns.dueIn('2026-11-22T12:00')).toEqual([{ kind: 'send', campaignId: sent.campaignId, messageId: sent.messageId }]);
   });
 
   it.each([

@@ -43,11 +43,11 @@ describe('MessagesRepository', () => {
     expect(await repo.findByGatewayId('kannel', 'abc123')).toBe(id);
   });
 
-  it('never regresses: a late ACCEPTD after DELIVRD, and any change after a final status, are refused', async () => {
+  it('never regresses: a late ACCEPTD after DELIVRD keeps DELIVRD (recording the gateway id), and a final status never changes', async () => {
     const id = await newMessage();
     await repo.claimForSend(id, at(1));
     expect(await repo.applyStatus(id, 'DELIVRD', at(3))).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
-    expect(await repo.markAccepted(id, 'sim', 'x1', at(4))).toBeUndefined();
+    expect(await repo.markAccepted(id, 'sim', 'x1', at(4))).toMatchObject({ status: 'DELIVRD', gatewayMessageId: 'x1', startSendAt: at(4).toISOString() });
     expect(await repo.applyStatus(id, 'UNDELIV', at(5))).toBeUndefined();
     expect(await repo.applyStatus(id, 'DELIVRD', at(6))).toBeUndefined();
     expect(await repo.get(id)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
