@@ -42,6 +42,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   campaign approve CAMPAIGN_ID            send a campaign held for moderation
   campaign decline CAMPAIGN_ID            decline it (its message becomes REJECTD)
   campaign show CAMPAIGN_ID
+  message show MESSAGE_ID                 a message with its gateway id and submitState
+                                          (ambiguous: it may or may not have gone out)
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -165,6 +167,11 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       const campaignId = id(0, 'a campaign id');
       const campaign = command === 'approve' ? await rt.messages.approveCampaign(campaignId) : await rt.messages.declineCampaign(campaignId);
       return print(`Campaign ${campaign.id} is ${campaign.status}`, campaign);
+    }
+    case 'message show': {
+      const message = await rt.messageStore.get(id(0, 'a message id'));
+      if (!message) throw new AppError('notFound', 'No such message');
+      return print(JSON.stringify(message, null, 2), message);
     }
     case 'campaign show': {
       const campaign = await rt.campaigns.get(id(0, 'a campaign id'));

@@ -76,6 +76,12 @@ describe('local runtime (bin/serve.ts)', () => {
     }).then((r) => r.json() as Promise<any>);
     expect(created.code).toBe(0);
 
+    // The demo account can send at once (it has a price for every destination).
+    const sms = await fetch(`${first.baseUrl}/service/Message/SendSmsMessage?apiKey=${DEMO_KEY}&recipient=447400123450&text=Hello`).then(
+      (r) => r.json() as Promise<any>,
+    );
+    expect(sms).toMatchObject({ code: 0, data: { status: 2 } });
+
     // The admin CLI reaches the running service's store through its endpoint file.
     const made = admin(dataDir, 'account', 'create', '--name', 'Second', '--time-zone', 'Asia/Tashkent');
     expect(made.stderr).toBe('');
@@ -96,6 +102,11 @@ describe('local runtime (bin/serve.ts)', () => {
     const refused = admin(dataDir, 'signature', 'default', secondId, 'Shop');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('Signature Shop is not approved');
+    const shown = JSON.parse(admin(dataDir, 'message', 'show', String(sms.data.messageId), '--json').stdout);
+    expect(shown).toMatchObject({ id: sms.data.messageId, to: '447400123450', submitState: null });
+    const missing = admin(dataDir, 'message', 'show', '999999');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('No such message');
 
     // Second start: same data, no key printed again
     const second = await startServer(dataDir);
