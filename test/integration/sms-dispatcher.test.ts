@@ -110,7 +110,8 @@ describe('SmsDispatcher', () => {
     expect((await messages.get(delivered))?.status).toBe('DELIVRD');
     expect((await messages.get(undelivered))?.status).toBe('UNDELIV');
     expect((await messages.get(rejected))?.status).toBe('REJECTD');
-    expect(seen).toEqual(expect.arrayContaining([`${delivered}:ACCEPTD`, `${delivered}:DELIVRD`, `${rejected}:REJECTD`]));
+    // Each final status reaches onStatus. (ACCEPTD may not: a report can overtake it.)
+    expect(seen).toEqual(expect.arrayContaining([`${delivered}:DELIVRD`, `${undelivered}:UNDELIV`, `${rejected}:REJECTD`]));
   });
 
   it('ignores reports for unknown gateway ids and repeated or late ones', async () => {
