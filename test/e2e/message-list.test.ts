@@ -19,7 +19,7 @@ describe('Message/List', () => {
       sent.push({ ...data, to: to!, text: text! });
     }
     // Wait for the simulator's final reports.
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 500; i++) {
       const { data } = await service.api('Message/GetSMSStatus', key, { ids: sent.map((s) => s.messageId).join(',') });
       if (data.every((record: { status: string }) => ['DELIVRD', 'UNDELIV'].includes(record.status))) break;
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -16,7 +16,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
   const statusOf = async (messageId: number) => (await service.api('Message/GetSMSStatus', key, { 'ids[]': String(messageId) })).data[0];
 
   async function until(messageId: number, status: string) {
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 500; i++) {
       const record = await statusOf(messageId);
       if (record?.status === status) return record;
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -73,7 +73,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
 
     // Assess
     const status = async (messageId: number) => (await service.api('Message/GetSMSStatus', moderatedKey, { ids: String(messageId) })).data[0];
-    for (let i = 0; i < 100 && (await status(approved.messageId)).status !== 'DELIVRD'; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 500 && (await status(approved.messageId)).status !== 'DELIVRD'; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await status(approved.messageId)).status).toBe('DELIVRD');
     expect((await status(declined.messageId)).status).toBe('REJECTD');
     expect((await service.runtime.campaigns.get(declined.campaignId))?.status).toBe('DECLINED');
@@ -122,7 +122,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
       await until(sent.data.messageId, 'DELIVRD');
       // The campaign follows its message's report a moment later.
       let campaign = await service.runtime.campaigns.get(sent.data.campaignId);
-      for (let i = 0; i < 50 && campaign?.status !== 'DONE'; i++) {
+      for (let i = 0; i < 500 && campaign?.status !== 'DONE'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         campaign = await service.runtime.campaigns.get(sent.data.campaignId);
       }

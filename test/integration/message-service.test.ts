@@ -11,7 +11,7 @@ import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { createSendingPorts } from '../../shared/runtime';
-import { startTestStore } from '../support/dynamo';
+import { eventually, startTestStore } from '../support/dynamo';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -127,7 +127,7 @@ describe('MessageService.send', () => {
 
     // Act
     await dispatcher.dispatch(enqueued[0]!);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(async () => (await campaigns.get(sent.campaignId))?.status === 'DONE');
 
     // Assess
     expect((await messages.get(sent.messageId))?.status).toBe('DELIVRD');

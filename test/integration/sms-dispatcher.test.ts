@@ -4,7 +4,7 @@ import type { OutboundSms, SmsGateway, SubmitResult } from '../../shared/sms/gat
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { startTestStore } from '../support/dynamo';
+import { eventually, startTestStore } from '../support/dynamo';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -104,7 +104,7 @@ describe('SmsDispatcher', () => {
 
     // Act
     await Promise.all([delivered, undelivered, rejected].map((id) => dispatcher.dispatch(id)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(async () => seen.includes(`${delivered}:DELIVRD`) && seen.includes(`${undelivered}:UNDELIV`));
 
     // Assess
     expect((await messages.get(delivered))?.status).toBe('DELIVRD');
