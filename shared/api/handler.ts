@@ -7,6 +7,7 @@ import { runtime } from '../runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
 import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, parameterLimit } from './middleware/transport';
+import { resolveOperation } from './routes';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
 /**
@@ -31,11 +32,17 @@ export function apiHandler(operation: Operation) {
     .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>);
 }
 
-/** The handler for paths that name no operation: code 4 (module) or 5 (method). */
-export function unknownOperationHandler(kind: 'unknownModule' | 'unknownMethod', name: string) {
+/**
+ * The handler for paths below /service that name no operation: code 4 (module) or 5
+ * (method) in the envelope. One chain, built once; the path decides the error.
+ */
+export function unknownOperationHandler() {
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(apiEnvelope())
-    .handler(async () => {
-      throw new AppError(kind, kind === 'unknownModule' ? `Unknown module: ${name}` : `Unknown method: ${name}`);
+    .handler(async (event) => {
+      const resolution = resolveOperation(event.rawPath);
+      if (resolution.kind === 'unknownModule') throw new AppError('unknownModule', `Unknown module: ${resolution.name}`);
+      // An operation's own path only lands here when the route table and the stack disagree.
+      throw new AppError('unknownMethod', `Unknown method: ${resolution.kind === 'unknownMethod' ? resolution.name : event.rawPath}`);
     });
 }

@@ -13,11 +13,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A non-negative integer written in decimal digits, e.g. `"42"`. */
-export function integerText(message: string) {
-  return v.pipe(v.string(message), v.trim(), v.regex(/^\d{1,15}$/, message), v.transform(Number));
-}
-
 /** `0` or `1`. */
 export function flag(message: string) {
   return v.pipe(v.string(message), v.trim(), v.picklist(['0', '1'], message), v.transform((value) => (value === '1' ? 1 : 0) as 0 | 1));
@@ -27,13 +22,6 @@ export function flag(message: string) {
 export function text(message: string) {
   return v.pipe(v.string(message), v.check((value) => !value.includes('\ufffd'), `${message}: it is not valid UTF-8 text`));
 }
-
-/** `ASC` or `DESC`, in any letter case. */
-export const sortDirection = v.pipe(
-  v.string('Sort direction must be ASC or DESC'),
-  v.transform((value) => value.trim().toUpperCase()),
-  v.picklist(['ASC', 'DESC'], 'Sort direction must be ASC or DESC'),
-);
 
 /**
  * A list of identifiers in any of the shapes clients send: `ids[]=1&ids[]=2`,

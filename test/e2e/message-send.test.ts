@@ -89,6 +89,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     ['a deferral under an hour', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2020-01-01 00:00:00' }, 1, { deferredToTs: ['Deferred sending must be 1 hour to 14 days ahead'] }],
     ['a deferral in the wrong layout', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2030-01-01T00:00' }, 1, { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] }],
     ['shortenLinks other than 0 or 1', { recipient: '447400123450', text: 'Hi', 'params[shortenLinks]': '2' }, 1, { shortenLinks: ['shortenLinks must be 0 or 1'] }],
+    ['params that are not fields', { recipient: '447400123450', text: 'Hi', params: 'x' }, 1, { params: ['Expected fields'] }],
     ['a text of more than 10 segments', { recipient: '447400123450', text: 'x'.repeat(1531) }, 1, { text: ['Text is longer than 10 SMS segments (11)'] }],
   ])('returns code %s', async (_, fields, code, data) => {
     const envelope = await send(fields as Record<string, string>);
