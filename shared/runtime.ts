@@ -38,6 +38,8 @@ export interface Runtime {
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
   dispatcher: SmsDispatcher;
+  /** Stops background work the runtime itself started (simulated reports). */
+  close(): void;
 }
 
 let current: Runtime | undefined;
@@ -152,6 +154,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     messageStore,
     campaigns: new CampaignsRepository(store),
     dispatcher,
+    close: () => gateway.close(),
   };
   return self;
 }

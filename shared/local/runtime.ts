@@ -74,9 +74,10 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         if (endpointFile) rmSync(endpointFile, { force: true });
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        sweeper.stop();
+        await sweeper.stop();
         await queues.drain();
         await queues.stop();
+        rt.close();
         rt.store.db.destroy();
         await dynamo.close();
       },
@@ -114,10 +115,21 @@ function localQueues(): LocalQueues {
 }
 
 /** Releases due deferred campaigns every 20 seconds, as the scheduled function does on AWS. */
-function startDeferredSweeper(rt: Runtime): { stop(): void } {
+function startDeferredSweeper(rt: Runtime): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    rt.messages.releaseDue().catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(error) })));
+    running ??= rt.messages
+      .releaseDue()
+      .then(() => undefined)
+      .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(error) })))
+      .finally(() => (running = undefined));
   }, 20_000);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  // Stopping waits for a sweep under way, so nothing touches the store after it closes.
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

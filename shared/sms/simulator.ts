@@ -16,6 +16,7 @@ import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './ga
 export class SimulatorGateway implements SmsGateway {
   readonly name = 'simulator';
   #sequence = 0;
+  readonly #pending = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly options: {
@@ -40,12 +41,20 @@ export class SimulatorGateway implements SmsGateway {
     const latency = this.options.latencyMs ?? 0;
     statuses.forEach((status, index) => {
       const timer = setTimeout(() => {
+        this.#pending.delete(timer);
         const at = this.options.clock?.() ?? new Date();
         this.options.report({ gateway: this.name, gatewayMessageId, status, at }).catch((error) => {
           console.error(JSON.stringify({ level: 'ERROR', message: 'Simulated delivery report failed', gatewayMessageId, error: String(error) }));
         });
       }, latency * (index + 1));
       timer.unref();
+      this.#pending.add(timer);
     });
+  }
+
+  /** Drops reports not yet delivered (the process is stopping). */
+  close(): void {
+    for (const timer of this.#pending) clearTimeout(timer);
+    this.#pending.clear();
   }
 }
