@@ -3,14 +3,22 @@ import type { Link } from './links';
 /** What the redirect needs of a link. */
 export type CachedLink = Pick<Link, 'id' | 'accountId' | 'code' | 'fullLink' | 'status' | 'moderatorStatus' | 'expiresAt'>;
 
+interface Entry {
+  link: CachedLink | null;
+  until: number;
+  /** Read since it was last passed over for eviction (the CLOCK algorithm's reference bit). */
+  used: boolean;
+}
+
 /**
  * A per-container cache of links by code for the redirect: a hit costs no read. Entries
  * live `ttlMs` (so another container's change shows within it), unknown codes are cached
- * too (so a flood of bad codes does not become a flood of reads), and the least recently
- * used entry goes when `maxEntries` is reached.
+ * too (so a flood of bad codes does not become a flood of reads), and when `maxEntries`
+ * is reached an entry not read since the last pass goes (CLOCK, an approximation of
+ * least-recently-used that costs a hit nothing but a flag).
  */
 export class LinkCache {
-  readonly #entries = new Map<string, { link: CachedLink | null; until: number }>();
+  readonly #entries = new Map<string, Entry>();
 
   constructor(
     private readonly ttlMs: number,
@@ -21,17 +29,19 @@ export class LinkCache {
   get(code: string, now: number): CachedLink | null | undefined {
     const entry = this.#entries.get(code);
     if (!entry) return undefined;
-    this.#entries.delete(code);
-    if (entry.until <= now) return undefined;
-    this.#entries.set(code, entry); // most recently used last
+    if (entry.until <= now) {
+      this.#entries.delete(code);
+      return undefined;
+    }
+    entry.used = true;
     return entry.link;
   }
 
   set(code: string, link: CachedLink | null, now: number): void {
     if (this.ttlMs <= 0) return;
     this.#entries.delete(code);
-    if (this.#entries.size >= this.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(code, { link, until: now + this.ttlMs });
+    if (this.#entries.size >= this.maxEntries) this.#evictOne();
+    this.#entries.set(code, { link, until: now + this.ttlMs, used: false });
   }
 
   invalidate(code: string): void {
@@ -40,6 +50,16 @@ export class LinkCache {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Oldest first: a used entry gets a second chance at the back, an unused one goes. */
+  #evictOne(): void {
+    for (const [code, entry] of this.#entries) {
+      this.#entries.delete(code);
+      if (!entry.used) return;
+      entry.used = false;
+      this.#entries.set(code, entry);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
 import type { QueueName, Queues } from '../queue/queues';
+import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
 /** A queue consumer with the shape of an SQS-triggered Lambda handler. */
@@ -39,7 +40,9 @@ interface StoredMessage {
 export class LocalQueue {
   readonly name: string;
   readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
+  /** In the order sent, as receiving takes them (SQS standard queues promise no order; this keeps it fair). */
   readonly #messages = new Map<string, StoredMessage>();
+  readonly #nextMessageId = sequentialIds();
   #handler: QueueHandler | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -56,7 +59,7 @@ export class LocalQueue {
   }
 
   send(body: string, options: { delayMs?: number } = {}): string {
-    const messageId = randomUUID();
+    const messageId = this.#nextMessageId();
     const now = Date.now();
     this.#messages.set(messageId, {
       messageId,
@@ -129,7 +132,7 @@ export class LocalQueue {
     const handler = this.#handler;
     if (!handler) return;
     const { batchSize, batchWindowMs } = this.#options;
-    if (!withoutWindow && batchWindowMs > 0 && this.#visible(Date.now()).length < batchSize) {
+    if (!withoutWindow && batchWindowMs > 0 && this.#countVisible(Date.now(), batchSize) < batchSize) {
       await new Promise((resolve) => setTimeout(resolve, batchWindowMs));
     }
     const now = Date.now();
@@ -151,7 +154,8 @@ export class LocalQueue {
   /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
   #receive(now: number): StoredMessage[] {
     const batch: StoredMessage[] = [];
-    for (const message of this.#visible(now)) {
+    for (const message of this.#messages.values()) {
+      if (message.visibleAt > now) continue;
       if (message.receiveCount >= this.#options.maxReceiveCount) {
         this.#messages.delete(message.messageId);
         this.#options.deadLetter?.send(message.body);
@@ -166,8 +170,11 @@ export class LocalQueue {
     return batch;
   }
 
-  #visible(now: number): StoredMessage[] {
-    return [...this.#messages.values()].filter((message) => message.visibleAt <= now);
+  /** Visible messages, counting no further than `enough`. */
+  #countVisible(now: number, enough: number): number {
+    let count = 0;
+    for (const message of this.#messages.values()) if (message.visibleAt <= now && ++count === enough) break;
+    return count;
   }
 
   #hasVisible(now: number): boolean {

@@ -1,15 +1,16 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
+import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
 const EMPTY = Buffer.alloc(0);
+const nextRequestId = sequentialIds();
 
 /**
  * The local runtime's HTTP front: one Node server that maps the API Gateway routes to
@@ -47,15 +48,18 @@ async function route(req: IncomingMessage, res: ServerResponse, load: (name: str
 }
 
 async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: string) => Promise<LambdaHandler>): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  const rawQueryString = queryAt === -1 ? '' : target.slice(queryAt + 1);
   const method = req.method ?? 'GET';
-  if (url.pathname === '/health') {
+  if (path === '/health') {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
     return;
   }
   let handlerName: string;
-  if (/^\/service(\/|$)/i.test(url.pathname)) {
-    const resolution = resolveOperation(url.pathname);
+  if (/^\/service(\/|$)/i.test(path)) {
+    const resolution = resolveOperation(path);
     handlerName = resolution.kind === 'operation' ? resolution.handler : 'api-fallback';
   } else if (method === 'GET' || method === 'HEAD') {
     handlerName = 'redirect';
@@ -65,7 +69,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: 
   }
   // Most short-link requests carry no body: they skip the stream machinery.
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  const event = toEvent(req, url, hasBody ? await readBody(req) : EMPTY);
+  const event = toEvent(req, path, rawQueryString, hasBody ? await readBody(req) : EMPTY);
   const handler = await load(handlerName);
   const result = (await handler(event, lambdaContext(handlerName, event.requestContext.requestId))) ?? {};
   writeResult(res, result, method === 'HEAD');
@@ -84,11 +88,16 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyEventV2 {
-  const rawQueryString = url.search.replace(/^\?/, '');
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+function toEvent(req: IncomingMessage, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
+  // Node gives repeated headers as arrays only for a few names (set-cookie); API Gateway joins them.
+  let headers = req.headers as Record<string, string>;
+  for (const name in headers) {
+    if (typeof headers[name] !== 'string') {
+      headers = Object.fromEntries(
+        Object.entries(req.headers).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value.join(',') : value]])),
+      );
+      break;
+    }
   }
   // API Gateway joins repeated query parameters with commas.
   const queryStringParameters = rawQueryString
@@ -100,7 +109,7 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyE
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
+    rawPath: path,
     rawQueryString,
     headers,
     queryStringParameters,
@@ -111,12 +120,12 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyE
       domainPrefix: 'local',
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
-      requestId: randomUUID(),
+      requestId: nextRequestId(),
       routeKey: '$default',
       stage: '$default',
       time: new Date(now).toUTCString(),
@@ -128,10 +137,10 @@ function toEvent(req: IncomingMessage, url: URL, body: Buffer): APIGatewayProxyE
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean): void {
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  const headers: Record<string, string | number | boolean> = { ...(result.headers ?? {}) };
-  headers['content-length'] = body.length;
-  res.writeHead(result.statusCode ?? 200, headers as Record<string, string>);
+  const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined;
+  const headers: Record<string, string | number | boolean> = result.headers ? Object.assign({}, result.headers) : {};
+  headers['content-length'] = body?.length ?? 0;
+  res.writeHead(result.statusCode ?? 200, headers as Record<string, string | number>);
   // One write for headers and body together (an empty chunk would cost a second one).
-  res.end(head || body.length === 0 ? undefined : body);
+  res.end(head ? undefined : body);
 }
