@@ -1,22 +1,34 @@
 import type { Context } from 'aws-lambda';
 
-const remainingTime = () => 30_000;
-const ignore = () => undefined;
+/** The Lambda context the local runtime hands to handlers, as Lambda would (one per invocation, cheap to make). */
+class LocalContext implements Context {
+  callbackWaitsForEmptyEventLoop = false;
+  readonly functionVersion = '$LATEST';
+  readonly memoryLimitInMB = '1024';
+  readonly logStreamName = 'local';
 
-/** The Lambda context the local runtime hands to handlers, as Lambda would. */
+  constructor(
+    readonly functionName: string,
+    readonly awsRequestId: string,
+  ) {}
+
+  get invokedFunctionArn(): string {
+    return `arn:aws:lambda:local:000000000000:function:${this.functionName}`;
+  }
+
+  get logGroupName(): string {
+    return `/local/${this.functionName}`;
+  }
+
+  getRemainingTimeInMillis(): number {
+    return 30_000;
+  }
+
+  done(): void {}
+  fail(): void {}
+  succeed(): void {}
+}
+
 export function lambdaContext(functionName: string, requestId: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/local/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: remainingTime,
-    done: ignore,
-    fail: ignore,
-    succeed: ignore,
-  };
+  return new LocalContext(functionName, requestId);
 }

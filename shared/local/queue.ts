@@ -21,7 +21,9 @@ export interface LocalQueueOptions {
 }
 
 interface StoredMessage {
-  messageId: string;
+  seq: number;
+  /** Given when first received: an id per message costs the send path nothing. */
+  messageId: string | undefined;
   body: string;
   sentAt: number;
   firstReceivedAt: number | undefined;
@@ -41,8 +43,9 @@ export class LocalQueue {
   readonly name: string;
   readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
   /** In the order sent, as receiving takes them (SQS standard queues promise no order; this keeps it fair). */
-  readonly #messages = new Map<string, StoredMessage>();
-  readonly #nextMessageId = sequentialIds();
+  readonly #messages = new Map<number, StoredMessage>();
+  readonly #messageIds = sequentialIds();
+  #seq = 0;
   #handler: QueueHandler | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -58,11 +61,12 @@ export class LocalQueue {
     };
   }
 
-  send(body: string, options: { delayMs?: number } = {}): string {
-    const messageId = this.#nextMessageId();
+  send(body: string, options: { delayMs?: number } = {}): void {
+    const seq = this.#seq++;
     const now = Date.now();
-    this.#messages.set(messageId, {
-      messageId,
+    this.#messages.set(seq, {
+      seq,
+      messageId: undefined,
       body,
       sentAt: now,
       firstReceivedAt: undefined,
@@ -70,7 +74,6 @@ export class LocalQueue {
       visibleAt: now + (options.delayMs ?? 0),
     });
     this.#schedule(options.delayMs ?? 0);
-    return messageId;
   }
 
   /** Messages waiting or in flight. */
@@ -146,9 +149,9 @@ export class LocalQueue {
       console.error(
         JSON.stringify({ level: 'ERROR', message: 'Queue handler failed; the batch returns to the queue', queue: this.name, error: String(error) }),
       );
-      failed = new Set(batch.map((message) => message.messageId));
+      failed = new Set(batch.map((message) => message.messageId!));
     }
-    for (const message of batch) if (!failed.has(message.messageId)) this.#messages.delete(message.messageId);
+    for (const message of batch) if (!failed.has(message.messageId!)) this.#messages.delete(message.seq);
   }
 
   /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
@@ -157,10 +160,11 @@ export class LocalQueue {
     for (const message of this.#messages.values()) {
       if (message.visibleAt > now) continue;
       if (message.receiveCount >= this.#options.maxReceiveCount) {
-        this.#messages.delete(message.messageId);
+        this.#messages.delete(message.seq);
         this.#options.deadLetter?.send(message.body);
         continue;
       }
+      message.messageId ??= this.#messageIds();
       message.receiveCount++;
       message.firstReceivedAt ??= now;
       message.visibleAt = now + this.#options.visibilityTimeoutMs;
@@ -194,7 +198,7 @@ function sqsEvent(queue: string, batch: StoredMessage[]): SQSEvent {
   return {
     Records: batch.map(
       (message): SQSRecord => ({
-        messageId: message.messageId,
+        messageId: message.messageId!,
         receiptHandle: `${message.messageId}#${message.receiveCount}`,
         body: message.body,
         attributes: {

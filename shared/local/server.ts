@@ -128,12 +128,25 @@ function toEvent(req: IncomingMessage, path: string, rawQueryString: string, bod
       requestId: nextRequestId(),
       routeKey: '$default',
       stage: '$default',
-      time: new Date(now).toUTCString(),
+      time: httpTime(now),
       timeEpoch: now,
     },
     body: body.length > 0 ? body.toString('utf8') : undefined,
     isBase64Encoded: false,
   };
+}
+
+let timeSecond = -1;
+let timeText = '';
+
+/** The request time as text, made once a second. */
+function httpTime(now: number): string {
+  const second = Math.floor(now / 1000);
+  if (second !== timeSecond) {
+    timeSecond = second;
+    timeText = new Date(second * 1000).toUTCString();
+  }
+  return timeText;
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean): void {
