@@ -1,5 +1,5 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
@@ -12,9 +12,11 @@ import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const CODES = Number(process.env.BENCH_CODES ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DEMO_KEY = 'bench000000000000000000000000000000key01';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function main(): Promise<void> {
   ensureCommand('wrk', 'wrk');
@@ -22,17 +24,26 @@ async function main(): Promise<void> {
   try {
     const throughput = await measureThroughput(work);
     const units = await measureRequestUnits();
-    const line = (label: string, result: WrkResult) =>
-      `  ${label.padEnd(34)}${result.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms` +
-      (result.non2xx3xx ? `  (${result.non2xx3xx} non-3xx)` : '');
-    const ratio = (result: WrkResult) => (result.requestsPerSecond / throughput.bare.requestsPerSecond).toFixed(2);
+    const line = (label: string, runs: Run[]) => {
+      const rps = median(runs.map((run) => run.requestsPerSecond));
+      const cpu = median(runs.map((run) => run.cpuMicrosPerRequest));
+      const p50 = median(runs.map((run) => run.p50Ms));
+      const p99 = median(runs.map((run) => run.p99Ms));
+      const errors = runs.reduce((sum, run) => sum + run.non2xx3xx, 0);
+      return `  ${label.padEnd(30)}${rps.toFixed(0).padStart(7)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req  p50 ${p50} ms  p99 ${p99} ms${errors ? `  (${errors} non-3xx)` : ''}`;
+    };
+    const ratios = (runs: Run[], measure: (run: Run) => number, inverse = false) => {
+      const perRound = runs.map((run, i) => (inverse ? measure(throughput.bare[i]!) / measure(run) : measure(run) / measure(throughput.bare[i]!)));
+      return `${median(perRound).toFixed(2)} (rounds ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`;
+    };
     console.log('\nbench:redirect');
-    console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per run after a 3 s warm-up`);
+    console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server, servers taking turns; medians`);
     console.log(line('bare Node.js 302 from a Map', throughput.bare));
     console.log(line('service, warm cache', throughput.warm));
     console.log(line('service, cache TTL 5 s', throughput.defaultTtl));
-    console.log(`  ratio service/bare, warm cache:   ${ratio(throughput.warm)} (target ≥ 0.6)`);
-    console.log(`  ratio service/bare, TTL 5 s:      ${ratio(throughput.defaultTtl)}`);
+    console.log(`  ratio service/bare, warm cache:  throughput ${ratios(throughput.warm, (run) => run.requestsPerSecond)} (target ≥ 0.6)`);
+    console.log(`                                   CPU per request, bare/service ${ratios(throughput.warm, (run) => run.cpuMicrosPerRequest, true)}`);
+    console.log(`  ratio service/bare, TTL 5 s:     throughput ${ratios(throughput.defaultTtl, (run) => run.requestsPerSecond)}`);
     console.log(`  per cache-miss redirect:     ${units.missRead.toFixed(2)} RRU, ${units.missWrite.toFixed(2)} WRU on the request path (target ≤ 0.5 RRU, 0 WRU)`);
     console.log(`  per click, one hot link:     ${units.perClickWrite.toFixed(4)} WRU after aggregation of ${units.clicks} clicks in batches of ${units.batchSize} (target ≤ 0.05)`);
   } finally {
@@ -40,19 +51,37 @@ async function main(): Promise<void> {
   }
 }
 
+type Run = WrkResult & { cpuMicrosPerRequest: number };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** CPU time (user + system) a process has used, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  // After "(comm) ": state is field 0, utime field 11, stime field 12, in clock ticks (100 Hz).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /**
- * Each server as its own process and wrk as another, one after the other. The service's
- * click consumer is off during the timed runs: what is measured is the redirect's own
- * path (on AWS the aggregator runs in its own function; here it would share the one core
- * the server has, and a random-code load makes it write for every click).
+ * Each server as its own process, all started before the timed runs, and wrk as another
+ * process against one server at a time. The servers take turns, round after round, so a
+ * change in the load the shared machine carries shows in every series alike; each
+ * round's ratio compares runs made seconds apart. The service's click consumer is off
+ * during the timed runs: what is measured is the redirect's own path (on AWS the
+ * aggregator runs in its own function; here it would share the one core the server has,
+ * and a random-code load makes it write for every click).
  */
 async function measureThroughput(work: string) {
   const dataDir = join(work, 'data');
   const codesFile = join(work, 'codes.txt');
-  const startService = (env: NodeJS.ProcessEnv) =>
+  const startService = (env: NodeJS.ProcessEnv, dir = dataDir) =>
     startProcess(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], /Ready: API (http:\/\/127\.0\.0\.1:\d+)/, {
       PORT: '0',
-      DATA_DIR: dataDir,
+      DATA_DIR: dir,
       DEMO_API_KEY: DEMO_KEY,
       SHORT_LINK_BASE: '',
       ...env,
@@ -75,29 +104,35 @@ async function measureThroughput(work: string) {
   } finally {
     await stopProcess(setup.child);
   }
+  // One process opens a data directory at a time: the second service gets a copy.
+  const copyDir = join(work, 'data-copy');
+  cpSync(dataDir, copyDir, { recursive: true });
 
-  const measure = async (url: string) => {
-    runWrk(url, codesFile, { seconds: 3, connections: CONNECTIONS, threads: 1 }); // warm-up: JIT and cache
-    return runWrk(url, codesFile, { seconds: SECONDS, connections: CONNECTIONS, threads: 1 });
-  };
-  const runService = async (cacheTtlMs: number) => {
-    const service = await startService({ LOCAL_QUEUE_CONSUMERS: 'off', LINK_CACHE_TTL_MS: String(cacheTtlMs) });
-    try {
-      return await measure(service.match[1]!);
-    } finally {
-      await stopProcess(service.child);
-    }
-  };
-  // Warm: entries outlive the run, so every request after the warm-up is a cache hit.
-  const warm = await runService(3_600_000);
-  // Default TTL: each code is read again every 5 s, from dynalite in the same process.
-  const defaultTtl = await runService(5_000);
-  const bareServer = await startProcess(process.execPath, ['scripts/bench/bare-server.mjs', codesFile], /Ready: (\d+)/);
+  const servers = [
+    // Warm: entries outlive the run, so every request after the warm-up is a cache hit.
+    { name: 'warm', ...(await startService({ LOCAL_QUEUE_CONSUMERS: 'off', LINK_CACHE_TTL_MS: '3600000' })) },
+    // Default TTL: each code is read again every 5 s, from dynalite in the same process.
+    { name: 'defaultTtl', ...(await startService({ LOCAL_QUEUE_CONSUMERS: 'off', LINK_CACHE_TTL_MS: '5000' }, copyDir)) },
+  ];
+  const bare = await startProcess(process.execPath, ['scripts/bench/bare-server.mjs', codesFile], /Ready: (\d+)/);
+  const targets = [
+    ...servers.map((server) => ({ name: server.name, child: server.child, url: server.match[1]! })),
+    { name: 'bare', child: bare.child, url: `http://127.0.0.1:${bare.match[1]}` },
+  ];
   try {
-    const bare = await measure(`http://127.0.0.1:${bareServer.match[1]}`);
-    return { warm, defaultTtl, bare };
+    for (const target of targets) runWrk(target.url, codesFile, { seconds: 3, connections: CONNECTIONS, threads: 1 }); // JIT, caches
+    const runs: Record<string, Run[]> = { warm: [], defaultTtl: [], bare: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        const before = cpuMicros(target.child.pid!);
+        const result = runWrk(target.url, codesFile, { seconds: SECONDS, connections: CONNECTIONS, threads: 1 });
+        const requests = result.requestsPerSecond * SECONDS;
+        runs[target.name]!.push({ ...result, cpuMicrosPerRequest: (cpuMicros(target.child.pid!) - before) / requests });
+      }
+    }
+    return { warm: runs.warm!, defaultTtl: runs.defaultTtl!, bare: runs.bare! };
   } finally {
-    await stopProcess(bareServer.child);
+    await Promise.all(targets.map((target) => stopProcess(target.child)));
   }
 }
 
