@@ -44,6 +44,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   campaign show CAMPAIGN_ID
   message show MESSAGE_ID                 a message with its gateway id and submitState
                                           (ambiguous: it may or may not have gone out)
+  message ambiguous                       every message flagged ambiguous, to reconcile
+                                          with the gateway's records
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -172,6 +174,13 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       const message = await rt.messageStore.get(id(0, 'a message id'));
       if (!message) throw new AppError('notFound', 'No such message');
       return print(JSON.stringify(message, null, 2), message);
+    }
+    case 'message ambiguous': {
+      const messages = await rt.messageStore.listAmbiguous();
+      const lines = messages.map(
+        (m) => `${m.id}\tcampaign ${m.campaignId}\tto ${m.to}\t${m.status}\tclaimed ${m.statusUpdatedAt ?? m.createdAt}\t${m.submitProblem ?? ''}`,
+      );
+      return print(lines.length ? lines.join('\n') : 'No ambiguous messages', messages);
     }
     case 'campaign show': {
       const campaign = await rt.campaigns.get(id(0, 'a campaign id'));

@@ -23,6 +23,7 @@ export interface Config {
   serviceSignature: string;
   /** Delay of the simulator gateway's delivery reports. */
   simulatorLatencyMs: number;
+  simulatorSubmitDelayMs: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -39,6 +40,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsQueueUrl: env.SMS_QUEUE_URL || undefined,
     serviceSignature: env.SERVICE_SIGNATURE || 'SMSService',
     simulatorLatencyMs: integer(env, 'SIMULATOR_LATENCY_MS', 500),
+    simulatorSubmitDelayMs: integer(env, 'SIMULATOR_SUBMIT_DELAY_MS', 0),
   };
 }
 

@@ -7,6 +7,7 @@ import { LinkService } from './domain/link-service';
 import { MessageService, type SendingPorts } from './domain/message-service';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
+import type { SmsGateway } from './sms/gateway';
 import { SimulatorGateway } from './sms/simulator';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { MessagesRepository } from './store/messages-repo';
@@ -38,6 +39,7 @@ export interface Runtime {
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
   dispatcher: SmsDispatcher;
+  gateway: SmsGateway;
   /** Stops background work the runtime itself started (simulated reports). */
   close(): void;
 }
@@ -71,6 +73,8 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
     sweptUntil: () => settings.get('schedule-swept-until'),
     setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
     enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
+    getMessage: (id) => messages.get(id),
+    markAmbiguous: (id, reason, at) => messages.markAmbiguous(id, reason, at),
     listMessages: (accountId) => messages.listByAccount(accountId),
     setMessageStatus: (id, status, at) => messages.applyStatus(id, status, at),
     getCampaigns: (ids) => campaigns.getMany(ids),
@@ -132,6 +136,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
   const gateway = new SimulatorGateway({
     report: (report) => dispatcher.report(report).then(() => undefined),
     latencyMs: config.simulatorLatencyMs,
+    submitDelayMs: config.simulatorSubmitDelayMs,
     clock,
   });
   const dispatcher: SmsDispatcher = new SmsDispatcher({
@@ -154,6 +159,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     messageStore,
     campaigns: new CampaignsRepository(store),
     dispatcher,
+    gateway,
     close: () => gateway.close(),
   };
   return self;

@@ -21,7 +21,9 @@ export interface Campaign {
 /** Work due at a given minute: sending a deferred campaign, or expiring an undelivered message. */
 export type ScheduledTask =
   | { kind: 'send'; campaignId: number; messageId: number }
-  | { kind: 'expire'; messageId: number; /** when its validity runs out */ at: string };
+  | { kind: 'expire'; messageId: number; /** when its validity runs out */ at: string }
+  /** A check that a message handed to the send queue got to the gateway (or is flagged). */
+  | { kind: 'recover'; messageId: number; /** when to look */ at: string };
 
 /** SendSmsMessage's `status`: 1 when the campaign waits for moderation, 2 otherwise. */
 export function submissionStatus(campaign: Campaign): 1 | 2 {

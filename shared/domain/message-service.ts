@@ -10,6 +10,7 @@ import type { Message } from './messages';
 import { checkRecipient } from './phone';
 import { countSegments, MAX_SEGMENTS } from './segments';
 import { resolveSender, segmentPrice } from './senders';
+import { ABANDONED_CLAIM_MS, isAbandonedClaim } from './sms-dispatcher';
 import type { Clock } from './time';
 
 export interface SendInput {
@@ -38,6 +39,9 @@ export interface SendingPorts {
   sweptUntil(): Promise<string | undefined>;
   setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
+  getMessage(id: number): Promise<Message | undefined>;
+  /** Flags a claimed message whose submit never got an answer (see SmsDispatcher). */
+  markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
   listMessages(accountId: number): Promise<Message[]>;
   setMessageStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
   getCampaigns(ids: number[]): Promise<Campaign[]>;
@@ -74,6 +78,8 @@ const NOT_YET_SENT: ReadonlySet<CampaignStatus> = new Set(['NEW', 'MODERATION', 
 export const MIN_DEFER_MS = 60 * 60_000;
 /** How far back the deferred sweeper looks after downtime. */
 export const SWEEP_LOOKBACK_MS = 24 * 60 * 60_000;
+/** When a handed-off message is checked: once any claim on it would count as abandoned. */
+export const RECOVERY_CHECK_MS = ABANDONED_CLAIM_MS + 60_000;
 export const MAX_DEFER_MS = 14 * 24 * 60 * 60_000;
 
 /** URLs as people write them in texts; trailing punctuation is not part of them. */
@@ -163,7 +169,32 @@ export class MessageService {
   /** Sends a campaign now, or schedules it when it is deferred. */
   async #release(campaign: Campaign): Promise<void> {
     if (campaign.deferredTo) await this.deps.ports.schedule(campaign.deferredTo.slice(0, 16), sendTask(campaign));
-    else await this.deps.ports.enqueue(campaign.messageId);
+    else await this.#handOff(campaign.messageId);
+  }
+
+  /**
+   * Puts a message on the send queue, with a durable check (a scheduled task, written
+   * first) for when it should have reached the gateway: a queue message lost with the
+   * process that held it (the local in-memory queue) or never delivered is sent again,
+   * and a claim whose worker died before submitting is flagged ambiguous, never resent.
+   */
+  async #handOff(messageId: number): Promise<void> {
+    const at = new Date(this.deps.clock().getTime() + RECOVERY_CHECK_MS);
+    await this.deps.ports.schedule(minuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
+    await this.deps.ports.enqueue(messageId);
+  }
+
+  /** The recovery check of #handOff. */
+  async #recover(messageId: number, now: Date): Promise<void> {
+    const message = await this.deps.ports.getMessage(messageId);
+    if (message?.status === 'NEW') await this.#handOff(messageId);
+    else if (message && isAbandonedClaim(message, now)) {
+      await this.deps.ports.markAmbiguous(messageId, 'The send attempt stopped between its claim and the gateway answer', now);
+    } else if (message?.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null) {
+      // Claimed recently (a redelivery after a slow start): look again once the claim is old enough.
+      const at = new Date(Date.parse(message.statusUpdatedAt ?? message.createdAt) + RECOVERY_CHECK_MS);
+      await this.deps.ports.schedule(minuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
+    }
   }
 
   /**
@@ -184,6 +215,12 @@ export class MessageService {
     let released = 0;
     for (; minute <= currentMinute; minute = nextMinute(minute)) {
       for (const task of await ports.dueIn(minute)) {
+        if (task.kind === 'recover') {
+          if (Date.parse(task.at) > now.getTime()) continue; // later this minute
+          await this.#recover(task.messageId, now);
+          await ports.unschedule(minute, task);
+          continue;
+        }
         if (task.kind === 'expire') {
           if (Date.parse(task.at) > now.getTime()) continue; // later this minute
           // Only a message still waiting for its report expires; a final one keeps its status.
@@ -195,7 +232,7 @@ export class MessageService {
         const campaign = await ports.getCampaign(task.campaignId);
         if (campaign?.deferredTo && Date.parse(campaign.deferredTo) > now.getTime()) continue; // later this minute
         if (await ports.moveCampaign(task.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
-          await ports.enqueue(task.messageId);
+          await this.#handOff(task.messageId);
           released++;
         }
         await ports.unschedule(minute, task);

@@ -30,6 +30,8 @@ export interface Message {
    * claim): the message may have gone out, so it is never submitted again automatically.
    */
   submitState: 'ambiguous' | null;
+  /** Why it is ambiguous, in words. */
+  submitProblem?: string | null;
 }
 
 /** The longest a message may wait for delivery, and the default (SPEC §6). */

@@ -14,6 +14,17 @@ export interface MessageStore {
   findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined>;
 }
 
+/** A claim that never got a gateway answer and is older than ABANDONED_CLAIM_MS. */
+export function isAbandonedClaim(message: Message, now: Date): boolean {
+  const claimedAt = Date.parse(message.statusUpdatedAt ?? message.createdAt);
+  return (
+    message.status === 'ENQUEUD' &&
+    message.gatewayMessageId === null &&
+    message.submitState === null &&
+    now.getTime() - claimedAt >= ABANDONED_CLAIM_MS
+  );
+}
+
 export type DispatchOutcome = 'accepted' | 'rejected' | 'ambiguous' | 'already-claimed' | 'unknown';
 
 /**
@@ -47,9 +58,7 @@ export class SmsDispatcher {
     if (!(await messages.claimForSend(messageId, clock()))) {
       const message = await messages.get(messageId);
       if (!message) return 'unknown';
-      const claimedAt = Date.parse(message.statusUpdatedAt ?? message.createdAt);
-      const abandoned = clock().getTime() - claimedAt >= ABANDONED_CLAIM_MS;
-      if (message.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null && abandoned) {
+      if (isAbandonedClaim(message, clock())) {
         await messages.markAmbiguous(messageId, 'A send attempt stopped between its claim and the gateway answer', clock());
       }
       return 'already-claimed';

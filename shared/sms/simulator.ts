@@ -17,6 +17,7 @@ export class SimulatorGateway implements SmsGateway {
   readonly name = 'simulator';
   #sequence = 0;
   readonly #pending = new Set<NodeJS.Timeout>();
+  readonly #observers: ((sms: OutboundSms) => void)[] = [];
 
   constructor(
     private readonly options: {
@@ -24,11 +25,20 @@ export class SimulatorGateway implements SmsGateway {
       report: (report: DeliveryReport) => Promise<void>;
       /** Delay before each delivery report. */
       latencyMs?: number;
+      /** How long a submit takes to be answered (a slow gateway). */
+      submitDelayMs?: number;
       clock?: () => Date;
     },
   ) {}
 
+  /** Calls `observer` with every message the simulator takes (benchmarks and fault tests count submits). */
+  observe(observer: (sms: OutboundSms) => void): void {
+    this.#observers.push(observer);
+  }
+
   async submit(sms: OutboundSms): Promise<SubmitResult> {
+    if (this.options.submitDelayMs) await new Promise((resolve) => setTimeout(resolve, this.options.submitDelayMs).unref());
+    for (const observer of this.#observers) observer(sms);
     const digit = Number(sms.to.at(-1));
     if (digit === 7) return { outcome: 'rejected', reason: 'Simulated rejection (recipient ends in 7)' };
     const gatewayMessageId = `sim-${Date.now().toString(36)}-${(this.#sequence++).toString(36)}`;

@@ -76,8 +76,8 @@ export class CampaignsRepository {
   async dueIn(minute: string): Promise<ScheduledTask[]> {
     const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
     return items.map((item) =>
-      item.kind === 'expire'
-        ? { kind: 'expire', messageId: Number(item.messageId), at: String(item.at) }
+      item.kind === 'expire' || item.kind === 'recover'
+        ? { kind: item.kind, messageId: Number(item.messageId), at: String(item.at) }
         : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
     );
   }
@@ -89,7 +89,8 @@ export class CampaignsRepository {
 
 
 function scheduledKey(minute: string, task: ScheduledTask) {
-  return task.kind === 'send' ? keys.scheduled(minute, 'SEND', task.campaignId) : keys.scheduled(minute, 'EXPIRE', task.messageId);
+  if (task.kind === 'send') return keys.scheduled(minute, 'SEND', task.campaignId);
+  return keys.scheduled(minute, task.kind === 'expire' ? 'EXPIRE' : 'RECOVER', task.messageId);
 }
 
 function fromItem(item: Record<string, NativeAttributeValue>): Campaign {

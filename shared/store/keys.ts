@@ -12,7 +12,7 @@
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
  * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
- * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id> or EXPIRE#<message id> |  |                 |
+ * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id>, EXPIRE#<message id> or RECOVER#<message id> |  |                 |
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
@@ -23,6 +23,7 @@ export const GSI1 = 'gsi1';
 export type Key = { pk: string; sk: string };
 
 const pad = (id: number) => String(id).padStart(15, '0');
+const AMBIGUOUS_MESSAGES = 'AMBIGUOUS#MESSAGES';
 
 export const keys = {
   account: (id: number): Key => ({ pk: `ACCOUNT#${id}`, sk: '#ACCOUNT' }),
@@ -49,10 +50,13 @@ export const keys = {
 
   campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
   /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */
-  /** A timed task in the minute it is due: `SEND#<campaign id>` or `EXPIRE#<message id>`. */
+  /** A timed task in the minute it is due: `SEND#<campaign id>`, `EXPIRE#<message id>` or `RECOVER#<message id>`. */
   scheduled: (minute: string, task: string, id: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: `${task}#${pad(id)}` }),
   scheduledAt: (minute: string) => `SCHEDULE#${minute}`,
   message: (id: number): Key => ({ pk: `MESSAGE#${id}`, sk: '#MESSAGE' }),
+  /** Messages flagged ambiguous (may or may not have gone out), for operators to reconcile. */
+  ambiguousMessage: (id: number): Key => ({ pk: AMBIGUOUS_MESSAGES, sk: `MESSAGE#${pad(id)}` }),
+  ambiguousMessages: () => AMBIGUOUS_MESSAGES,
   messageIndex: (accountId: number, createdAt: string, id: number) => ({
     gsi1pk: `ACCOUNT#${accountId}#MESSAGES`,
     gsi1sk: `${createdAt}#${pad(id)}`,

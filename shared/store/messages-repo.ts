@@ -91,7 +91,7 @@ export class MessagesRepository {
   /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */
   async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
     // Unless the gateway's answer was recorded meanwhile (the status moved on).
-    await conditionally(() =>
+    const flagged = await conditionally(() =>
       this.store.db.send(
         new UpdateCommand({
           TableName: this.store.tableName,
@@ -103,6 +103,23 @@ export class MessagesRepository {
         }),
       ),
     );
+    if (!flagged) return;
+    await this.store.db.send(
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: { ...keys.ambiguousMessage(id), entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason },
+      }),
+    );
+  }
+
+  /** Messages flagged ambiguous, oldest id first: one Query of their index partition. */
+  async listAmbiguous(): Promise<Message[]> {
+    const items = await queryAll(this.store, {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.ambiguousMessages() },
+    });
+    const messages = await Promise.all(items.map((item) => this.get(Number(item.messageId))));
+    return messages.filter((message): message is Message => message !== undefined);
   }
 
   /** Moves the message to `status` if the rule allows; the updated message, or undefined. */
@@ -168,5 +185,6 @@ function fromItem(item: Record<string, NativeAttributeValue>): Message {
     gateway: item.gateway ?? null,
     gatewayMessageId: item.gatewayMessageId ?? null,
     submitState: item.submitState ?? null,
+    submitProblem: item.submitProblem ?? null,
   };
 }
