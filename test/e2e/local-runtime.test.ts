@@ -1,63 +1,23 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formBody } from '../support/local-service';
+import { admin, startServer as startSupportServer, stop } from '../support/serve-process';
 
 /**
  * The real `npm start` entry (bin/serve.ts) as a separate process: ready line, /health,
  * the demo key, persistence across restarts, and the admin CLI beside it.
  */
-const ROOT = join(__dirname, '..', '..');
 const DEMO_KEY = 'demo0000000000000000000000000000000key01';
-
-function startServer(dataDir: string): Promise<{ child: ChildProcess; output: string[]; baseUrl: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, SHORT_LINK_BASE: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No ready line: ${output.join('')}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString());
-      const ready = /Ready: API (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
-      if (ready) {
-        clearTimeout(timer);
-        resolve({ child, output, baseUrl: ready[1]! });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`Server exited with ${code}: ${output.join('')}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    child.once('exit', (code) => resolve(code));
-    child.kill('SIGTERM');
-  });
-}
-
-function admin(dataDir: string, ...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'bin/admin.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+const startServer = (dataDir: string) => startSupportServer(dataDir, { demoApiKey: DEMO_KEY });
 
 describe('local runtime (bin/serve.ts)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'shortsms-'));
   const running: ChildProcess[] = [];
 
   afterAll(async () => {
-    await Promise.all(running.map(stop));
+    await Promise.all(running.map((child) => stop(child)));
     rmSync(dataDir, { recursive: true, force: true });
   });
 

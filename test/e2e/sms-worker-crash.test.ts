@@ -1,0 +1,83 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RECOVERY_CHECK_MS } from '../../shared/domain/message-service';
+import type { LocalService } from '../../shared/local/runtime';
+import type { OutboundSms } from '../../shared/sms/gateway';
+import type { SimulatorGateway } from '../../shared/sms/simulator';
+import { eventually } from '../support/dynamo';
+import { formBody } from '../support/local-service';
+import { adminAsync, startServer, stop } from '../support/serve-process';
+
+/**
+ * Fault test with real processes: the service (bin/serve.ts) is killed (SIGKILL) once with
+ * a message still in its in-memory send queue, and once while its worker holds a claim on
+ * a message whose gateway submit has not happened. After a restart, the first message goes
+ * out exactly once; the second is never submitted and is listed as ambiguous for an
+ * operator, because it may or may not have reached the gateway.
+ */
+const DEMO_KEY = 'crash000000000000000000000000000000key01';
+
+describe('send pipeline when the service is killed', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'shortsms-crash-'));
+  const children: ChildProcess[] = [];
+  let local: LocalService | undefined;
+
+  afterAll(async () => {
+    await Promise.all(children.map((child) => stop(child, 'SIGKILL')));
+    await local?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const api = async (baseUrl: string, path: string, fields: Record<string, string>) => {
+    const response = await fetch(`${baseUrl}/service/${path}?apiKey=${DEMO_KEY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: formBody(fields),
+    });
+    return (await response.json()) as { code: number; data: any; message: string };
+  };
+  const statusOf = async (baseUrl: string, id: number) => (await api(baseUrl, 'Message/GetSMSStatus', { ids: String(id) })).data[0];
+
+  it('sends a queued message once after a restart and flags the claimed one as ambiguous', async () => {
+    // 1. Killed with a message accepted but still in the in-memory queue (its worker is off).
+    const first = await startServer(dataDir, { demoApiKey: DEMO_KEY, env: { LOCAL_QUEUE_CONSUMERS: 'off' } });
+    children.push(first.child);
+    const queued = await api(first.baseUrl, 'Message/SendSmsMessage', { recipient: '+447400123450', text: 'Queued when killed' });
+    expect(queued.code).toBe(0);
+    expect(await statusOf(first.baseUrl, queued.data.messageId)).toMatchObject({ status: 'NEW' });
+    await stop(first.child, 'SIGKILL');
+
+    // 2. Killed while the worker holds the claim and the (slow) gateway has not taken the message.
+    const second = await startServer(dataDir, { demoApiKey: DEMO_KEY, env: { SIMULATOR_SUBMIT_DELAY_MS: '600000' } });
+    children.push(second.child);
+    const claimed = await api(second.baseUrl, 'Message/SendSmsMessage', { recipient: '+447400123451', text: 'Claimed when killed' });
+    expect(claimed.code).toBe(0);
+    await eventually(async () => (await statusOf(second.baseUrl, claimed.data.messageId))?.status === 'ENQUEUD');
+    await stop(second.child, 'SIGKILL');
+
+    // 3. Back up (in this process, to watch the gateway and move the clock past the recovery check).
+    process.env.SIMULATOR_LATENCY_MS = '20';
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+    const { startLocal } = await import('../../shared/local/runtime');
+    local = await startLocal({ port: 0, dataDir, demoApiKey: DEMO_KEY });
+    const submits: number[] = [];
+    (local.runtime.gateway as SimulatorGateway).observe((sms: OutboundSms) => submits.push(sms.messageId));
+    local.runtime.clock = () => new Date(Date.now() + RECOVERY_CHECK_MS + 60_000);
+    await local.runtime.messages.releaseDue();
+    await local.runtime.messages.releaseDue(); // a second sweep changes nothing
+
+    await eventually(async () => (await statusOf(local!.baseUrl, queued.data.messageId))?.status === 'DELIVRD');
+    await local.queues.drain();
+    expect(submits).toEqual([queued.data.messageId]);
+    expect(await statusOf(local.baseUrl, claimed.data.messageId)).toMatchObject({ status: 'ENQUEUD' });
+
+    const listed = await adminAsync(dataDir, 'message', 'ambiguous', '--json');
+    expect(listed.stderr).toBe('');
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: claimed.data.messageId, status: 'ENQUEUD', submitState: 'ambiguous', gatewayMessageId: null }),
+    ]);
+  });
+});
