@@ -65,7 +65,7 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
     createMessage: (message) => messages.create(message),
     createCampaign: (campaign) => campaigns.create(campaign),
     getCampaign: (id) => campaigns.get(id),
-    moveCampaign: (id, from, status) => campaigns.move(id, from, status),
+    moveCampaign: (id, from, status, sentAt) => campaigns.move(id, from, status, sentAt),
     noteCampaignSent: (id, sentAt) => campaigns.noteSent(id, sentAt),
     schedule: (minute, task) => campaigns.schedule(minute, task),
     dueIn: (minute) => campaigns.dueIn(minute),
@@ -134,7 +134,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
   });
   // The simulator reports through the dispatcher: the path real gateways' reports take.
   const gateway = new SimulatorGateway({
-    report: (report) => dispatcher.report(report).then(() => undefined),
+    report: (report) => dispatcher.report(report),
     latencyMs: config.simulatorLatencyMs,
     submitDelayMs: config.simulatorSubmitDelayMs,
     clock,

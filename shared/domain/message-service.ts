@@ -29,7 +29,8 @@ export interface SendingPorts {
   createMessage(message: Message): Promise<void>;
   createCampaign(campaign: Campaign): Promise<void>;
   getCampaign(id: number): Promise<Campaign | undefined>;
-  moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus): Promise<Campaign | undefined>;
+  /** With `sentAt`, the campaign's sending time is recorded in the same write, unless already there. */
+  moveCampaign(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined>;
   /** Records when the campaign's message went out, once. */
   noteCampaignSent(id: number, sentAt: string): Promise<void>;
   schedule(minute: string, task: ScheduledTask): Promise<void>;
@@ -316,16 +317,19 @@ export class MessageService {
   /** Keeps the campaign in step with its message: SENT once accepted, DONE once final. */
   async onMessageStatus(message: Message): Promise<void> {
     const { ports } = this.deps;
-    if (message.startSendAt) await ports.noteCampaignSent(message.campaignId, message.startSendAt);
+    const sentAt = message.startSendAt ?? undefined;
+    let moved = false;
     if (message.status === 'ACCEPTD') {
-      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT');
+      moved = Boolean(await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT', sentAt));
       // Undelivered past its validity, the message expires (SPEC §6).
       const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
       await ports.schedule(minuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
     }
     if (isFinal(message.status)) {
-      await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'SENT'], 'DONE');
+      moved = Boolean(await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'SENT'], 'DONE', sentAt));
     }
+    // Reports may come in any order: the first sending time is kept even when the campaign had moved on.
+    if (sentAt && !moved && (message.status === 'ACCEPTD' || isFinal(message.status))) await ports.noteCampaignSent(message.campaignId, sentAt);
   }
 
   #shortenable(text: string): string[] {

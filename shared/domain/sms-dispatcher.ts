@@ -7,7 +7,8 @@ import type { Clock } from './time';
 /** What sending needs from storage; shared/store/messages-repo.ts implements it. */
 export interface MessageStore {
   get(id: number): Promise<Message | undefined>;
-  claimForSend(id: number, at: Date): Promise<boolean>;
+  /** NEW → ENQUEUD; the claimed message, or undefined when the claim was lost. */
+  claimForSend(id: number, at: Date): Promise<Message | undefined>;
   markAccepted(id: number, gateway: string, gatewayMessageId: string, at: Date): Promise<Message | undefined>;
   markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
   applyStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
@@ -55,15 +56,15 @@ export class SmsDispatcher {
 
   async dispatch(messageId: number): Promise<DispatchOutcome> {
     const { messages, gateway, clock } = this.deps;
-    if (!(await messages.claimForSend(messageId, clock()))) {
-      const message = await messages.get(messageId);
-      if (!message) return 'unknown';
-      if (isAbandonedClaim(message, clock())) {
+    const message = await messages.claimForSend(messageId, clock());
+    if (!message) {
+      const current = await messages.get(messageId);
+      if (!current) return 'unknown';
+      if (isAbandonedClaim(current, clock())) {
         await messages.markAmbiguous(messageId, 'A send attempt stopped between its claim and the gateway answer', clock());
       }
       return 'already-claimed';
     }
-    const message = (await messages.get(messageId))!;
     const { encoding } = countSegments(message.text);
     let result;
     try {

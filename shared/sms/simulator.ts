@@ -13,6 +13,10 @@ import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './ga
  * | 8          | accepted, then no report: EXPIRED once its validity passes |
  * | 9          | accepted, then PDLIVRD, then DELIVRD       |
  */
+/** How often a report the service did not take is offered, and how far apart. */
+const REPORT_ATTEMPTS = 10;
+const RETRY_GAP_MS = 1_000;
+
 export class SimulatorGateway implements SmsGateway {
   readonly name = 'simulator';
   #sequence = 0;
@@ -21,8 +25,12 @@ export class SimulatorGateway implements SmsGateway {
 
   constructor(
     private readonly options: {
-      /** Where delivery reports go: the service's delivery-report path. */
-      report: (report: DeliveryReport) => Promise<void>;
+      /**
+       * Where delivery reports go: the service's delivery-report path. False means the
+       * gateway id is not known (yet: a report can overtake the recording of the submit),
+       * and the report is offered again later, as an SMSC repeats an unacknowledged one.
+       */
+      report: (report: DeliveryReport) => Promise<boolean>;
       /** Delay before each delivery report. */
       latencyMs?: number;
       /** How long a submit takes to be answered (a slow gateway). */
@@ -49,17 +57,27 @@ export class SimulatorGateway implements SmsGateway {
 
   #schedule(gatewayMessageId: string, statuses: DeliveryReport['status'][]): void {
     const latency = this.options.latencyMs ?? 0;
-    statuses.forEach((status, index) => {
+    // Each report after the one before it has been taken, so they arrive in order.
+    const deliver = (index: number, attempt: number) => {
+      if (index >= statuses.length) return;
       const timer = setTimeout(() => {
         this.#pending.delete(timer);
         const at = this.options.clock?.() ?? new Date();
-        this.options.report({ gateway: this.name, gatewayMessageId, status, at }).catch((error) => {
-          console.error(JSON.stringify({ level: 'ERROR', message: 'Simulated delivery report failed', gatewayMessageId, error: String(error) }));
-        });
-      }, latency * (index + 1));
+        this.options.report({ gateway: this.name, gatewayMessageId, status: statuses[index]!, at }).then(
+          (taken) => {
+            if (taken) deliver(index + 1, 1);
+            else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+          },
+          (error) => {
+            console.error(JSON.stringify({ level: 'ERROR', message: 'Simulated delivery report failed', gatewayMessageId, error: String(error) }));
+            if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+          },
+        );
+      }, Math.max(latency, attempt > 1 ? RETRY_GAP_MS : 0));
       timer.unref();
       this.#pending.add(timer);
-    });
+    };
+    deliver(0, 1);
   }
 
   /** Drops reports not yet delivered (the process is stopping). */

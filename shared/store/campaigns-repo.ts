@@ -31,8 +31,10 @@ export class CampaignsRepository {
   }
 
   /** Moves the campaign to `status` if it is in one of `from`; the updated campaign, or undefined. */
-  async move(id: number, from: CampaignStatus[], status: CampaignStatus): Promise<Campaign | undefined> {
+  /** Moves the campaign to `status` from one of `from`; with `sentAt`, also records it unless already there. */
+  async move(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined> {
     const values: Record<string, NativeAttributeValue> = { ':status': status };
+    if (sentAt !== undefined) values[':sentAt'] = sentAt;
     from.forEach((value, index) => (values[`:from${index}`] = value));
     let updated: Campaign | undefined;
     await conditionally(async () => {
@@ -40,7 +42,7 @@ export class CampaignsRepository {
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.campaign(id),
-          UpdateExpression: 'SET #status = :status',
+          UpdateExpression: sentAt === undefined ? 'SET #status = :status' : 'SET #status = :status, sentAt = if_not_exists(sentAt, :sentAt)',
           ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,

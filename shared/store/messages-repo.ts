@@ -57,8 +57,8 @@ export class MessagesRepository {
    * The worker's claim, NEW → ENQUEUD. Only one claim can win, so a redelivered queue
    * message or a second worker never submits the same SMS again.
    */
-  claimForSend(id: number, at: Date): Promise<boolean> {
-    return this.#move(id, 'ENQUEUD', at, {}).then(Boolean);
+  claimForSend(id: number, at: Date): Promise<Message | undefined> {
+    return this.#move(id, 'ENQUEUD', at, {});
   }
 
   /** The gateway took the message: ACCEPTD, with its id at the gateway, findable by that id. */
@@ -70,8 +70,11 @@ export class MessagesRepository {
         Item: { ...keys.gatewayMessage(gateway, gatewayMessageId), entity: 'GatewayMessage', messageId: id },
       }),
     );
-    // The gateway's id and the sending time hold whatever the status: a report may already
-    // have moved the message past ACCEPTD.
+    // Usually one write: the status with the gateway's id and the sending time.
+    const accepted = await this.#move(id, 'ACCEPTD', at, { gateway, gatewayMessageId, startSendAt: at.toISOString() });
+    if (accepted) return accepted;
+    // A report got there first (the status is past ACCEPTD): the gateway's id and the
+    // sending time are recorded all the same, and the status stays as it is.
     const recorded = await conditionally(() =>
       this.store.db.send(
         new UpdateCommand({
@@ -83,9 +86,7 @@ export class MessagesRepository {
         }),
       ),
     );
-    if (!recorded) return undefined;
-    // When a report got there first the status stays as it is; the message is read as it now stands.
-    return (await this.#move(id, 'ACCEPTD', at, {})) ?? (await this.get(id));
+    return recorded ? this.get(id) : undefined;
   }
 
   /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */

@@ -121,7 +121,7 @@ describe('MessageService.send', () => {
     const enqueued: number[] = [];
     const { service, messages, campaigns } = build(enqueued);
     let dispatcher: SmsDispatcher;
-    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report).then(() => undefined) });
+    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report) });
     dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: (m) => service.onMessageStatus(m) });
     const sent = await service.send(account(), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
 

@@ -95,7 +95,7 @@ describe('SmsDispatcher', () => {
   it('takes the simulator through to final statuses by its delivery reports', async () => {
     // Prepare: the simulator reports back through the dispatcher, as real gateways will
     let dispatcher: SmsDispatcher;
-    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report).then(() => undefined), latencyMs: 30 });
+    const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report), latencyMs: 30 });
     const seen: string[] = [];
     dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: async (m) => void seen.push(`${m.id}:${m.status}`) });
     const delivered = await newMessage('447400123450');

@@ -6,7 +6,7 @@ describe('SimulatorGateway', () => {
 
   async function outcome(to: string) {
     const reports: DeliveryReport[] = [];
-    const gateway = new SimulatorGateway({ report: async (report) => void reports.push(report), latencyMs: 1 });
+    const gateway = new SimulatorGateway({ report: async (report) => (reports.push(report), true), latencyMs: 1 });
     const result = await gateway.submit(sms(to));
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { result, statuses: reports.map((report) => report.status) };
@@ -30,8 +30,33 @@ describe('SimulatorGateway', () => {
   });
 
   it('gives every accepted message its own gateway id', async () => {
-    const gateway = new SimulatorGateway({ report: async () => undefined });
+    const gateway = new SimulatorGateway({ report: async () => true });
     const ids = await Promise.all([1, 2, 3].map(() => gateway.submit(sms('447400123450'))));
     expect(new Set(ids.map((r) => (r.outcome === 'accepted' ? r.gatewayMessageId : ''))).size).toBe(3);
+  });
+});
+
+describe('SimulatorGateway report retries', () => {
+  const sms = (to: string): OutboundSms => ({ messageId: 1, from: 'Shop', to, text: 'Hi', encoding: 'GSM-7', segments: 1, validityMinutes: 60 });
+
+  it('offers a report again while the service does not know the gateway id yet, in order', async () => {
+    const taken: string[] = [];
+    let offers = 0;
+    const gateway = new SimulatorGateway({
+      // Unknown for the first two offers (the submit is still being recorded), then taken.
+      report: async (report) => {
+        offers++;
+        if (offers <= 2) return false;
+        taken.push(report.status);
+        return true;
+      },
+      latencyMs: 1,
+    });
+    await gateway.submit(sms('447400123459'));
+    const deadline = Date.now() + 10_000;
+    while (taken.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    gateway.close();
+    expect(taken).toEqual(['PDLIVRD', 'DELIVRD']);
+    expect(offers).toBe(4);
   });
 });
