@@ -79,6 +79,7 @@ const NOT_YET_SENT: ReadonlySet<CampaignStatus> = new Set(['NEW', 'MODERATION', 
 export const MIN_DEFER_MS = 60 * 60_000;
 /** How far back the deferred sweeper looks after downtime. */
 export const SWEEP_LOOKBACK_MS = 24 * 60 * 60_000;
+const FIRST_SWEEP_LOOKBACK_MS = 60 * 60_000;
 /** When a handed-off message is checked: once any claim on it would count as abandoned. */
 export const RECOVERY_CHECK_MS = ABANDONED_CLAIM_MS + 60_000;
 export const MAX_DEFER_MS = 14 * 24 * 60 * 60_000;
@@ -185,10 +186,18 @@ export class MessageService {
     await this.deps.ports.enqueue(messageId);
   }
 
-  /** The recovery check of #handOff. */
+  /**
+   * The recovery check of #handOff. A message the gateway took but has not settled by
+   * then gets its expiry check (SPEC §6: undelivered past its validity, it expires);
+   * most are settled already, and cost nothing more.
+   */
   async #recover(messageId: number, now: Date): Promise<void> {
     const message = await this.deps.ports.getMessage(messageId);
     if (message?.status === 'NEW') await this.#handOff(messageId);
+    else if (message && message.gatewayMessageId !== null && !isFinal(message.status)) {
+      const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
+      await this.deps.ports.schedule(minuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
+    }
     else if (message && isAbandonedClaim(message, now)) {
       await this.deps.ports.markAmbiguous(messageId, 'The send attempt stopped between its claim and the gateway answer', now);
     } else if (message?.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null) {
@@ -211,7 +220,9 @@ export class MessageService {
     const swept = await ports.sweptUntil();
     // Catch-up reaches back at most SWEEP_LOOKBACK_MS: a campaign due longer ago than that
     // (the service was down for weeks) is left alone rather than sent so late.
-    const earliest = minuteOf(new Date(now.getTime() - SWEEP_LOOKBACK_MS));
+    // A table never swept (a fresh install) reaches back an hour: its tasks were all written
+    // ahead of their time, minutes before the first sweep at the latest.
+    const earliest = minuteOf(new Date(now.getTime() - (swept ? SWEEP_LOOKBACK_MS : FIRST_SWEEP_LOOKBACK_MS)));
     let minute = swept && nextMinute(swept) > earliest ? nextMinute(swept) : earliest;
     let released = 0;
     for (; minute <= currentMinute; minute = nextMinute(minute)) {
@@ -321,9 +332,6 @@ export class MessageService {
     let moved = false;
     if (message.status === 'ACCEPTD') {
       moved = Boolean(await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'], 'SENT', sentAt));
-      // Undelivered past its validity, the message expires (SPEC §6).
-      const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
-      await ports.schedule(minuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
     }
     if (isFinal(message.status)) {
       moved = Boolean(await ports.moveCampaign(message.campaignId, ['RUNNING', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'SENT'], 'DONE', sentAt));

@@ -1,6 +1,9 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { tableDefinition } from '../store/table';
 
 export interface LocalDynamo {
@@ -10,9 +13,13 @@ export interface LocalDynamo {
 
 /**
  * Serves dynalite (the DynamoDB API on LevelDB) on a loopback port. With `path` the data
- * persist there, and only this process may open it; without, they live in memory.
+ * persist there, and only this process may open it; without, they live in memory. With
+ * `thread`, dynalite runs in a worker thread of its own, so storage work and the
+ * service's request handling use separate cores.
  */
-export async function startDynalite(options: { path?: string; port?: number } = {}): Promise<LocalDynamo> {
+export async function startDynalite(options: { path?: string; port?: number; thread?: boolean } = {}): Promise<LocalDynamo> {
+  const modulePath = options.thread ? dynaliteModulePath() : undefined;
+  if (modulePath) return startInThread(modulePath, options);
   const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -22,6 +29,44 @@ export async function startDynalite(options: { path?: string; port?: number } = 
   return {
     endpoint: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The worker's code: a script, so it runs the same under any loader this process uses. */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const dynalite = require(workerData.modulePath);
+const server = dynalite({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.once('error', (error) => parentPort.postMessage({ error: String((error && error.stack) || error) }));
+server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (message) => {
+  if (message === 'close') server.close(() => { parentPort.postMessage({ closed: true }); parentPort.close(); });
+});
+`;
+
+function dynaliteModulePath(): string | undefined {
+  try {
+    return createRequire(join(process.cwd(), 'package.json')).resolve('dynalite');
+  } catch {
+    return undefined; // not run from the project: dynalite stays in this thread
+  }
+}
+
+async function startInThread(modulePath: string, options: { path?: string; port?: number }): Promise<LocalDynamo> {
+  const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { modulePath, path: options.path, port: options.port ?? 0 } });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('message', (message: { port?: number; error?: string }) =>
+      message.port ? resolve(message.port) : reject(new Error(`dynalite did not start: ${message.error}`)),
+    );
+    worker.once('error', reject);
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage('close');
+      await closed;
+    },
   };
 }
 

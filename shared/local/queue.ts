@@ -13,6 +13,8 @@ export interface LocalQueueOptions {
   batchSize?: number;
   /** How long to wait for a fuller batch (SQS: MaximumBatchingWindowInSeconds). */
   batchWindowMs?: number;
+  /** Batches handled at once (Lambda: the event source mapping's maximum concurrency). */
+  concurrency?: number;
   /** How long a received message stays hidden before it is delivered again. */
   visibilityTimeoutMs?: number;
   /** Receives after which a message goes to the dead-letter queue (redrive policy). */
@@ -48,13 +50,15 @@ export class LocalQueue {
   #seq = 0;
   #handler: QueueHandler | undefined;
   #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  #timerAt = Infinity;
+  readonly #inFlight = new Set<Promise<void>>();
 
   constructor(options: LocalQueueOptions) {
     this.name = options.name;
     this.#options = {
       batchSize: options.batchSize ?? 10,
       batchWindowMs: options.batchWindowMs ?? 0,
+      concurrency: options.concurrency ?? 1,
       visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
       maxReceiveCount: options.maxReceiveCount ?? 5,
       deadLetter: options.deadLetter,
@@ -96,7 +100,8 @@ export class LocalQueue {
     this.#handler = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    return this.#running ?? Promise.resolve();
+    this.#timerAt = Infinity;
+    return Promise.all(this.#inFlight).then(() => undefined);
   }
 
   /**
@@ -105,30 +110,44 @@ export class LocalQueue {
    */
   async drain(): Promise<void> {
     while (true) {
-      await this.#running;
-      if (!this.#handler || !this.#hasVisible(Date.now())) return;
-      await this.#deliverOnce(true);
+      if (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+      else if (this.#handler && this.#hasVisible(Date.now())) await this.#start(true);
+      else return;
     }
   }
 
   #schedule(delayMs: number): void {
-    if (!this.#handler || this.#timer) return;
+    if (!this.#handler) return;
+    // One timer, for the soonest thing to do: a later wake-up never delays a sooner one.
+    const at = Date.now() + delayMs;
+    if (this.#timer && this.#timerAt <= at) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.#deliverOnce().then(() => {
-        const wait = this.#nextVisibleIn(Date.now());
-        if (wait !== undefined) this.#schedule(wait);
-      });
+      this.#timerAt = Infinity;
+      this.#pump();
     }, delayMs);
     this.#timer.unref();
   }
 
-  async #deliverOnce(now = false): Promise<void> {
-    if (this.#running) return this.#running;
-    this.#running = this.#deliver(now).finally(() => {
-      this.#running = undefined;
+  /** Starts batches while there is room and something to deliver. */
+  #pump(): void {
+    while (this.#handler && this.#inFlight.size < this.#options.concurrency && this.#hasVisible(Date.now())) {
+      void this.#start(false);
+      // A batching window receives later: one batch gathers at a time.
+      if (this.#options.batchWindowMs > 0) break;
+    }
+  }
+
+  #start(withoutWindow: boolean): Promise<void> {
+    const delivery: Promise<void> = this.#deliver(withoutWindow).finally(() => {
+      this.#inFlight.delete(delivery);
+      const wait = this.#nextVisibleIn(Date.now());
+      if (wait !== undefined) this.#schedule(wait);
     });
-    return this.#running;
+    this.#inFlight.add(delivery);
+    return delivery;
   }
 
   async #deliver(withoutWindow: boolean): Promise<void> {

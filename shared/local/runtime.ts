@@ -37,7 +37,7 @@ export const ENDPOINT_FILE = 'dynamodb-endpoint';
  */
 export async function startLocal(options: LocalOptions): Promise<LocalService> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const dynamo = await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined });
+  const dynamo = await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true });
   const tableName = options.tableName ?? 'shortsms';
   let http: { server: Server; port: number } | undefined;
   try {
@@ -107,6 +107,7 @@ function localQueues(): LocalQueues {
     sms: new LocalQueue({
       name: 'sms',
       batchSize: 10,
+      concurrency: 5,
       visibilityTimeoutMs: 3 * 60_000,
       maxReceiveCount: 5,
       deadLetter: new LocalQueue({ name: 'sms-dlq' }),

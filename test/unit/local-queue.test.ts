@@ -103,4 +103,52 @@ describe('LocalQueue', () => {
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(sizes).toEqual([2]);
   });
+
+  it('handles up to `concurrency` batches at once, and no more', async () => {
+    // Prepare: batches that wait until released
+    const q = queue({ batchSize: 2, concurrency: 3 });
+    let active = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    q.consume(async () => {
+      active++;
+      most = Math.max(most, active);
+      await new Promise<void>((resolve) => release.push(resolve));
+      active--;
+    });
+
+    // Act: ten messages, five batches' worth
+    for (let i = 0; i < 10; i++) q.send(String(i));
+    while (release.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const startedBeforeRelease = release.length;
+    const finish = setInterval(() => release.splice(0).forEach((resolve) => resolve()), 5);
+    await q.drain();
+    clearInterval(finish);
+
+    // Assess
+    expect(startedBeforeRelease).toBe(3);
+    expect(most).toBe(3);
+    expect(q.depth).toBe(0);
+  });
+
+  it('delivers a new message at once while another is hidden by its visibility timeout', async () => {
+    // Prepare: the first message fails and hides for a long time
+    const q = queue({ visibilityTimeoutMs: 60_000 });
+    const delivered: string[] = [];
+    q.consume(async (event) => {
+      delivered.push(...event.Records.map((r) => r.body));
+      return { batchItemFailures: event.Records.filter((r) => r.body === 'fails').map((r) => ({ itemIdentifier: r.messageId })) };
+    });
+    q.send('fails');
+    while (!delivered.includes('fails')) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the queue now waits for the hidden one
+
+    // Act
+    q.send('next');
+    const deadline = Date.now() + 2_000;
+    while (!delivered.includes('next') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    // Assess: not held back until the hidden message's timeout
+    expect(delivered).toEqual(['fails', 'next']);
+  });
 });
