@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MessageReport } from './bench/sms-server';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   try {
     const total = RATE * SECONDS;
     console.log(`Sending ${total} messages at ${RATE}/s for ${SECONDS} s…`);
+    const cpuBefore = cpuMicros(server.child.pid!);
     const started = performance.now();
     const sends: Promise<{ id: number | undefined; latencyMs: number; code: number | 'error' }>[] = [];
     for (let i = 0; i < total; i++) {
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
       pending = answer.reports.filter((message) => message.status !== 'DELIVRD').map((message) => message.id);
       if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
     }
+    const cpuPerMessageMs = (cpuMicros(server.child.pid!) - cpuBefore) / 1000 / Math.max(1, accepted.length);
     // Submits are counted once everything settled: a late duplicate would show here.
     const final = await ask(server.child, accepted);
     const report = final;
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     console.log(`  duplicate submits:        ${duplicates} (target 0)`);
     console.log(`  API latency:              p50 ${percentile(apiLatency, 50).toFixed(1)} ms  p99 ${percentile(apiLatency, 99).toFixed(1)} ms  max ${Math.max(...apiLatency).toFixed(1)} ms`);
     console.log(`  DynamoDB calls per accepted message: ${Object.entries(report.calls).map(([name, count]) => `${name.replace(/Command$/, '')} ${(count / Math.max(1, accepted.length)).toFixed(2)}`).join(', ')}`);
+    console.log(`  service CPU per message:  ${cpuPerMessageMs.toFixed(1)} ms (all threads, API through final report), about ${(1000 / cpuPerMessageMs).toFixed(0)} messages/s per core`);
     console.log(`  send → ACCEPTD:           p50 ${percentile(toAccepted, 50).toFixed(0)} ms  p99 ${percentile(toAccepted, 99).toFixed(0)} ms  (${toAccepted.length} messages)`);
   } finally {
     await stopProcess(server.child);
@@ -86,6 +89,12 @@ async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id
   } catch {
     return { id: undefined, code: 'error', latencyMs: performance.now() - plannedAt };
   }
+}
+
+/** CPU time (user + system, all threads) a process has used, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function describeCodes(results: { code: number | 'error' }[]): string {

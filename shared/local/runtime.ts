@@ -107,7 +107,7 @@ function localQueues(): LocalQueues {
     sms: new LocalQueue({
       name: 'sms',
       batchSize: 10,
-      concurrency: 5,
+      concurrency: 2,
       visibilityTimeoutMs: 3 * 60_000,
       maxReceiveCount: 5,
       deadLetter: new LocalQueue({ name: 'sms-dlq' }),
