@@ -1,3 +1,5 @@
+import type { KannelSettings } from './sms/kannel';
+
 /**
  * Settings every process reads from its environment, once, at start. Missing required
  * settings fail here, at cold start, rather than on the first request.
@@ -24,6 +26,9 @@ export interface Config {
   /** Delay of the simulator gateway's delivery reports. */
   simulatorLatencyMs: number;
   simulatorSubmitDelayMs: number;
+  /** Which gateway sends: the built-in simulator (default) or Kannel. */
+  smsGateway: 'simulator' | 'kannel';
+  kannel: KannelSettings | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -41,6 +46,34 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceSignature: env.SERVICE_SIGNATURE || 'SMSService',
     simulatorLatencyMs: integer(env, 'SIMULATOR_LATENCY_MS', 500),
     simulatorSubmitDelayMs: integer(env, 'SIMULATOR_SUBMIT_DELAY_MS', 0),
+    ...gatewaySettings(env, shortLinkBase),
+  };
+}
+
+function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefined): Pick<Config, 'smsGateway' | 'kannel'> {
+  const gateway = env.SMS_GATEWAY || 'simulator';
+  if (gateway === 'simulator') return { smsGateway: 'simulator', kannel: undefined };
+  if (gateway !== 'kannel') throw new Error(`SMS_GATEWAY must be simulator or kannel: ${gateway}`);
+  const required = (name: string) => {
+    const value = env[name];
+    if (!value) throw new Error(`Missing required setting ${name} (SMS_GATEWAY=kannel)`);
+    return value;
+  };
+  const reportBaseUrl = env.DLR_BASE_URL || shortLinkBase;
+  if (!reportBaseUrl) throw new Error('Missing required setting DLR_BASE_URL (SMS_GATEWAY=kannel)');
+  const reportSecret = required('DLR_SECRET');
+  if (reportSecret.length < 16) throw new Error('DLR_SECRET must be at least 16 characters');
+  return {
+    smsGateway: 'kannel',
+    kannel: {
+      sendsmsUrl: required('KANNEL_SENDSMS_URL'),
+      username: required('KANNEL_USERNAME'),
+      password: required('KANNEL_PASSWORD'),
+      smsc: env.KANNEL_SMSC || undefined,
+      reportBaseUrl,
+      reportSecret,
+      timeoutMs: integer(env, 'KANNEL_TIMEOUT_MS', 10_000),
+    },
   };
 }
 

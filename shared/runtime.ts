@@ -8,6 +8,7 @@ import { MessageService, type SendingPorts } from './domain/message-service';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
 import type { SmsGateway } from './sms/gateway';
+import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { MessagesRepository } from './store/messages-repo';
@@ -133,7 +134,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).host : '',
   });
   // The simulator reports through the dispatcher: the path real gateways' reports take.
-  const gateway = new SimulatorGateway({
+  const gateway: SmsGateway & { close?(): void } = config.kannel ? new KannelGateway(config.kannel) : new SimulatorGateway({
     report: (report) => dispatcher.report(report),
     latencyMs: config.simulatorLatencyMs,
     submitDelayMs: config.simulatorSubmitDelayMs,
@@ -160,7 +161,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     campaigns: new CampaignsRepository(store),
     dispatcher,
     gateway,
-    close: () => gateway.close(),
+    close: () => gateway.close?.(),
   };
   return self;
 }

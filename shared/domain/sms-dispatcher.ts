@@ -96,6 +96,19 @@ export class SmsDispatcher {
    * A delivery report from any gateway. Reports for unknown ids are ignored (false);
    * late, repeated and out-of-order ones change nothing that is further along.
    */
+  /**
+   * A delivery report tied to our message id (gateways whose reports name it, as Kannel's
+   * dlr-url does). False for an unknown message or one this gateway never took.
+   */
+  async reportForMessage(messageId: number, gateway: string, status: MessageStatus, at: Date): Promise<boolean> {
+    const message = await this.deps.messages.get(messageId);
+    // A report may overtake the recording of the submit: the message is then still ENQUEUD.
+    if (!message || !(message.gateway === gateway || (message.gateway === null && message.status === 'ENQUEUD'))) return false;
+    const updated = await this.deps.messages.applyStatus(messageId, status, at);
+    if (updated) await this.deps.onStatus?.(updated);
+    return true;
+  }
+
   async report(report: DeliveryReport): Promise<boolean> {
     const id = await this.deps.messages.findByGatewayId(report.gateway, report.gatewayMessageId);
     if (id === undefined) return false;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
+import { KANNEL_REPORT_PATH } from '../sms/kannel';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
@@ -61,6 +62,8 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: 
   if (/^\/service(\/|$)/i.test(path)) {
     const resolution = resolveOperation(path);
     handlerName = resolution.kind === 'operation' ? resolution.handler : 'api-fallback';
+  } else if (path === KANNEL_REPORT_PATH && (method === 'GET' || method === 'POST')) {
+    handlerName = 'kannel-report';
   } else if (method === 'GET' || method === 'HEAD') {
     handlerName = 'redirect';
   } else {

@@ -1,0 +1,36 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { SmsDispatcher } from '../domain/sms-dispatcher';
+import { isValidReportSignature, kannelReportStatus } from '../sms/kannel';
+
+/**
+ * `GET {DLR_BASE_URL}/dlr/kannel?message=…&sig=…&type=%d&answer=%A&fid=%F&ts=%T`: Kannel's
+ * delivery reports. The signature (an HMAC of the message id with DLR_SECRET, made when
+ * the message was submitted) authenticates the caller; a report moves the message only
+ * forward, so repeated and out-of-order reports change nothing further along.
+ *
+ * 200 taken (also a repeat, or a report that changes nothing); 400 malformed; 403 bad
+ * signature; 404 no such message from this gateway. Nothing is written unless it is 200.
+ */
+export async function kannelReport(
+  event: APIGatewayProxyEventV2,
+  deps: { dispatcher: SmsDispatcher; secret: string | undefined; clock: () => Date },
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const query = event.queryStringParameters ?? {};
+  if (!deps.secret) return text(404, 'Kannel is not this service\'s gateway');
+  const messageId = Number(query.message);
+  const type = Number(query.type);
+  if (!Number.isSafeInteger(messageId) || messageId <= 0 || !query.sig || !Number.isInteger(type)) {
+    return text(400, 'Expected message, sig and a numeric type');
+  }
+  if (!isValidReportSignature(deps.secret, messageId, query.sig)) return text(403, 'Bad signature');
+  const status = kannelReportStatus(type, query.answer ?? '');
+  if (status === undefined) return text(200, 'OK (no status change)');
+  const seconds = Number(query.ts);
+  const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : deps.clock();
+  const known = await deps.dispatcher.reportForMessage(messageId, 'kannel', status, at);
+  return known ? text(200, 'OK') : text(404, 'No such message from this gateway');
+}
+
+function text(statusCode: number, body: string): APIGatewayProxyStructuredResultV2 {
+  return { statusCode, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, body };
+}

@@ -1,0 +1,103 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { MessageStatus } from '../domain/message-status';
+import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
+
+export interface KannelSettings {
+  /** smsbox's sendsms URL, e.g. `http://127.0.0.1:13013/cgi-bin/sendsms`. */
+  sendsmsUrl: string;
+  username: string;
+  password: string;
+  /** Kannel's smsc-id to route through; unset lets Kannel choose. */
+  smsc: string | undefined;
+  /** Where Kannel reaches the service's delivery-report endpoint (its base URL). */
+  reportBaseUrl: string;
+  /** Signs each message's dlr-url; the endpoint refuses reports without a valid signature. */
+  reportSecret: string;
+  /** How long a submit may take before its outcome counts as unknown. */
+  timeoutMs: number;
+}
+
+/** The delivery-report path this gateway's dlr-url points at. */
+export const KANNEL_REPORT_PATH = '/dlr/kannel';
+
+/**
+ * Kannel's HTTP sendsms (smsbox). Each submit asks for every delivery report (dlr-mask 31)
+ * at a dlr-url that names our message and carries a signature of it, so reports are tied
+ * to the message without a lookup and forged ones are refused. UCS-2 texts go as coding 2
+ * (Kannel converts from UTF-8); validity is in minutes, as Kannel takes it.
+ *
+ * smsbox answers `0: Accepted for delivery` (202) or `3: Queued for later delivery` when it
+ * has the message; a 4xx means it refused it (never sent); anything else (a timeout, a
+ * 5xx, a dropped connection) leaves the outcome unknown: ambiguous.
+ */
+export class KannelGateway implements SmsGateway {
+  readonly name = 'kannel';
+
+  constructor(private readonly settings: KannelSettings) {}
+
+  async submit(sms: OutboundSms): Promise<SubmitResult> {
+    const { settings } = this;
+    const query = new URLSearchParams({
+      username: settings.username,
+      password: settings.password,
+      from: sms.from,
+      to: sms.to,
+      text: sms.text,
+      charset: 'UTF-8',
+      coding: sms.encoding === 'UCS-2' ? '2' : '0',
+      validity: String(sms.validityMinutes),
+      'dlr-mask': '31',
+      'dlr-url': kannelReportUrl(settings, sms.messageId),
+    });
+    if (settings.smsc) query.set('smsc', settings.smsc);
+    let response: Response;
+    let body: string;
+    try {
+      response = await fetch(`${settings.sendsmsUrl}?${query}`, { signal: AbortSignal.timeout(settings.timeoutMs) });
+      body = (await response.text()).trim();
+    } catch (error) {
+      return { outcome: 'ambiguous', reason: `Kannel did not answer: ${(error as Error).message}` };
+    }
+    if (response.status === 202 || (response.ok && /^[03]:/.test(body))) {
+      // Kannel gives no id of its own at submit; reports come to the dlr-url of this message.
+      return { outcome: 'accepted', gatewayMessageId: `msg-${sms.messageId}` };
+    }
+    if (response.status >= 400 && response.status < 500) return { outcome: 'rejected', reason: `Kannel refused the message: ${response.status} ${body}` };
+    return { outcome: 'ambiguous', reason: `Kannel answered ${response.status} ${body}` };
+  }
+}
+
+/** The dlr-url for one message: Kannel fills in %d (report type), %A (SMSC answer), %F (SMSC message id), %T (time). */
+export function kannelReportUrl(settings: Pick<KannelSettings, 'reportBaseUrl' | 'reportSecret'>, messageId: number): string {
+  const base = settings.reportBaseUrl.replace(/\/+$/, '');
+  return `${base}${KANNEL_REPORT_PATH}?message=${messageId}&sig=${reportSignature(settings.reportSecret, messageId)}&type=%d&answer=%A&fid=%F&ts=%T`;
+}
+
+export function reportSignature(secret: string, messageId: number): string {
+  return createHmac('sha256', secret).update(`kannel-dlr:${messageId}`).digest('hex').slice(0, 32);
+}
+
+export function isValidReportSignature(secret: string, messageId: number, signature: string): boolean {
+  const expected = Buffer.from(reportSignature(secret, messageId));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * What a Kannel report says, in our statuses; undefined for reports that change nothing
+ * (8: the SMSC took it, 4: buffered). The receipt's `stat:` wins when there is one.
+ */
+export function kannelReportStatus(type: number, answer: string): MessageStatus | undefined {
+  const stat = /\bstat:([A-Z]+)/i.exec(answer)?.[1]?.toUpperCase();
+  const byStat: Record<string, MessageStatus> = { DELIVRD: 'DELIVRD', UNDELIV: 'UNDELIV', REJECTD: 'REJECTD', EXPIRED: 'EXPIRED', DELETED: 'DELETED' };
+  if ((type === 1 || type === 2) && stat && byStat[stat]) return byStat[stat];
+  if (type === 1) return 'DELIVRD';
+  if (type === 2) return 'UNDELIV';
+  if (type === 16) return 'REJECTD';
+  return undefined;
+}
+
+/** Gateway message ids as keys: trimmed, lower case (SMSCs differ in the case of hex ids). */
+export function normalizeGatewayMessageId(id: string): string {
+  return id.trim().toLowerCase();
+}

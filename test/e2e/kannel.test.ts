@@ -1,0 +1,115 @@
+import { kannelReportUrl } from '../../shared/sms/kannel';
+import { eventually } from '../support/dynamo';
+import { ensureKannel, startKannel, type RunningKannel } from '../support/kannel';
+import { startService, type TestService } from '../support/local-service';
+import { startSmscSimulator } from '../support/smsc-simulator';
+
+/**
+ * The kannel gateway against real Kannel (bearerbox + smsbox from Debian's packages,
+ * installed by scripts/ensure-kannel.sh) in front of an SMPP SMSC simulator: sends through
+ * the API, statuses from the SMSC's delivery receipts through Kannel's dlr-url, and the
+ * delivery-report endpoint's answers to repeated, late, unknown and forged reports.
+ */
+const DLR_SECRET = 'kannel-report-secret-for-tests';
+
+describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
+  let smsc: Awaited<ReturnType<typeof startSmscSimulator>>;
+  let kannel: RunningKannel;
+  let service: TestService;
+  let key: string;
+
+  beforeAll(async () => {
+    ensureKannel();
+    smsc = await startSmscSimulator();
+    kannel = await startKannel({ smscPort: smsc.port });
+    Object.assign(process.env, {
+      SMS_GATEWAY: 'kannel',
+      KANNEL_SENDSMS_URL: kannel.sendsmsUrl,
+      KANNEL_USERNAME: kannel.username,
+      KANNEL_PASSWORD: kannel.password,
+      DLR_SECRET,
+    });
+    service = await startService();
+    const account = await service.account();
+    key = account.key;
+    await service.runtime.accounts.setPrice(account.id, '*', 0.05);
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await kannel?.stop();
+    await smsc?.close();
+    for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET']) delete process.env[name];
+  });
+
+  const send = async (recipient: string, text: string) => {
+    const sent = await service.api('Message/SendSmsMessage', key, { recipient, text });
+    expect(sent).toMatchObject({ code: 0 });
+    return sent.data as { messageId: number; campaignId: number };
+  };
+  const statusOf = async (id: number) => (await service.api('Message/GetSMSStatus', key, { ids: String(id) })).data[0];
+  const until = (id: number, status: string) =>
+    eventually(async () => (await statusOf(id))?.status === status, 20_000).catch(async () => {
+      throw new Error(`Message ${id} is ${JSON.stringify(await statusOf(id))}, not ${status}\n${kannel.logs().slice(-3000)}`);
+    });
+  /** Calls the message's dlr-url as Kannel would, with the placeholders filled in. */
+  const report = (messageId: number, type: number, answer: string, sig?: string) => {
+    let url = kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, messageId)
+      .replace('%d', String(type))
+      .replace('%A', encodeURIComponent(answer))
+      .replace('%F', '4242')
+      .replace('%T', String(Math.floor(Date.now() / 1000)));
+    if (sig !== undefined) url = url.replace(/sig=[^&]+/, `sig=${sig}`);
+    return fetch(url).then(async (response) => ({ status: response.status, text: await response.text() }));
+  };
+
+  it('delivers, fails and rejects by the SMSC receipts, in GSM-7 and UCS-2 and in parts', async () => {
+    const delivered = await send('+447400123450', 'Your order has shipped');
+    const undelivered = await send('+447400123456', 'Ваш заказ отправлен');
+    const rejected = await send('+447400123457', 'Rejected by the SMSC');
+    const long = await send('+447400123451', 'Long message. '.repeat(14));
+
+    await until(delivered.messageId, 'DELIVRD');
+    await until(undelivered.messageId, 'UNDELIV');
+    await until(rejected.messageId, 'REJECTD');
+    await until(long.messageId, 'DELIVRD');
+
+    // What reached the SMSC: the sender, UCS-2 for Cyrillic, two parts for the long text
+    const toSmsc = (to: string) => smsc.submits.filter((submit) => submit.to === to);
+    expect(toSmsc('447400123450')).toEqual([expect.objectContaining({ from: 'SMSService', text: 'Your order has shipped', dataCoding: 0 })]);
+    expect(toSmsc('447400123456')).toEqual([expect.objectContaining({ text: 'Ваш заказ отправлен', dataCoding: 8 })]);
+    expect(toSmsc('447400123451').map((submit) => submit.part)).toEqual([true, true]);
+    expect(await statusOf(long.messageId)).toMatchObject({ segNum: 2 });
+    expect((await service.runtime.campaigns.get(delivered.campaignId))?.status).toBe('DONE');
+  });
+
+  it('refuses forged reports, takes signed ones once, and never moves a final status back', async () => {
+    // Prepare: the SMSC never reports on numbers ending in 8, so the message waits in ACCEPTD
+    const waiting = await send('+447400123458', 'No receipt for this one');
+    await until(waiting.messageId, 'ACCEPTD');
+
+    // Act and assess: a report without the right signature changes nothing
+    expect((await report(waiting.messageId, 1, 'stat:DELIVRD', '0'.repeat(32))).status).toBe(403);
+    expect((await report(waiting.messageId, 1, 'stat:DELIVRD', 'short')).status).toBe(403);
+    expect(await statusOf(waiting.messageId)).toMatchObject({ status: 'ACCEPTD' });
+
+    // A report for a message that does not exist (signed with the right secret)
+    expect((await report(999_999, 1, 'stat:DELIVRD')).status).toBe(404);
+
+    // The SMSC's acknowledgement (8) changes nothing; then the real receipt
+    expect(await report(waiting.messageId, 8, 'ACK/')).toMatchObject({ status: 200 });
+    expect(await statusOf(waiting.messageId)).toMatchObject({ status: 'ACCEPTD' });
+    expect(await report(waiting.messageId, 1, 'id:1 sub:001 dlvrd:001 stat:DELIVRD err:000')).toMatchObject({ status: 200 });
+    const settled = await statusOf(waiting.messageId);
+    expect(settled).toMatchObject({ status: 'DELIVRD' });
+
+    // Repeated and late reports: answered, but the final status and its time stay
+    expect(await report(waiting.messageId, 1, 'stat:DELIVRD')).toMatchObject({ status: 200 });
+    expect(await report(waiting.messageId, 2, 'stat:UNDELIV')).toMatchObject({ status: 200 });
+    expect(await report(waiting.messageId, 16, '')).toMatchObject({ status: 200 });
+    expect(await statusOf(waiting.messageId)).toEqual(settled);
+
+    // Malformed
+    expect((await fetch(`${service.baseUrl}/dlr/kannel?message=abc&type=1&sig=x`)).status).toBe(400);
+  });
+});
