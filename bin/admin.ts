@@ -46,6 +46,10 @@ const USAGE = `Usage: npm run admin -- <command> [options]
                                           (ambiguous: it may or may not have gone out)
   message ambiguous                       every message flagged ambiguous, to reconcile
                                           with the gateway's records
+  webhook add ACCOUNT_ID URL [SECRET]     delivery-report webhook; prints its secret (a new
+                                          one unless given, 16+ characters) once
+  webhook list ACCOUNT_ID
+  webhook remove ACCOUNT_ID WEBHOOK_ID
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -181,6 +185,24 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
         (m) => `${m.id}\tcampaign ${m.campaignId}\tto ${m.to}\t${m.status}\tclaimed ${m.statusUpdatedAt ?? m.createdAt}\t${m.submitProblem ?? ''}`,
       );
       return print(lines.length ? lines.join('\n') : 'No ambiguous messages', messages);
+    }
+    case 'webhook add': {
+      const accountId = id(0, 'an account id');
+      await rt.accounts.getAccount(accountId);
+      if (!args[1]) throw new AppError('invalid', 'webhook add needs ACCOUNT_ID URL [SECRET]');
+      const webhook = await rt.webhooks.register(accountId, args[1], args[2]);
+      return print(`Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`, webhook);
+    }
+    case 'webhook list': {
+      const webhooks = await rt.webhooks.list(id(0, 'an account id'));
+      const listed = webhooks.map(({ secret: _secret, ...webhook }) => webhook);
+      return print(listed.length ? listed.map((w) => `${w.id}\t${w.url}\tsince ${w.createdAt}`).join('\n') : 'No webhooks', listed);
+    }
+    case 'webhook remove': {
+      const accountId = id(0, 'an account id');
+      if (!args[1]) throw new AppError('invalid', 'webhook remove needs ACCOUNT_ID WEBHOOK_ID');
+      await rt.webhooks.remove(accountId, args[1]);
+      return print(`Webhook ${args[1]} removed`, { removed: args[1] });
     }
     case 'campaign show': {
       const campaign = await rt.campaigns.get(id(0, 'a campaign id'));

@@ -21,6 +21,7 @@ export interface Config {
   /** SQS queue URLs on AWS; unset locally, where queues are in-process. */
   clickQueueUrl: string | undefined;
   smsQueueUrl: string | undefined;
+  webhookQueueUrl: string | undefined;
   /** The signature sends use when an account has no usable one of its own. */
   serviceSignature: string;
   /** Delay of the simulator gateway's delivery reports. */
@@ -43,6 +44,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkCacheTtlMs: integer(env, 'LINK_CACHE_TTL_MS', 5000),
     clickQueueUrl: env.CLICK_QUEUE_URL || undefined,
     smsQueueUrl: env.SMS_QUEUE_URL || undefined,
+    webhookQueueUrl: env.WEBHOOK_QUEUE_URL || undefined,
     serviceSignature: env.SERVICE_SIGNATURE || 'SMSService',
     simulatorLatencyMs: integer(env, 'SIMULATOR_LATENCY_MS', 500),
     simulatorSubmitDelayMs: integer(env, 'SIMULATOR_SUBMIT_DELAY_MS', 0),

@@ -9,10 +9,12 @@ import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
 import type { SmsGateway } from './sms/gateway';
 import { KannelGateway } from './sms/kannel';
+import { postJson, WebhookService } from './domain/webhooks';
+import { WebhooksRepository } from './store/webhooks-repo';
 import { SimulatorGateway } from './sms/simulator';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { MessagesRepository } from './store/messages-repo';
-import { systemClock, type Clock } from './domain/time';
+import { systemClock, utcMinuteOf, type Clock } from './domain/time';
 import { noQueues, SqsQueues, type Queues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { ClicksRepository } from './store/clicks-repo';
@@ -41,6 +43,7 @@ export interface Runtime {
   campaigns: CampaignsRepository;
   dispatcher: SmsDispatcher;
   gateway: SmsGateway;
+  webhooks: WebhookService;
   /** Stops background work the runtime itself started (simulated reports). */
   close(): void;
 }
@@ -75,6 +78,7 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
     setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
     enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
     getMessage: (id) => messages.get(id),
+    enqueueWebhook: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
     markAmbiguous: (id, reason, at) => messages.markAmbiguous(id, reason, at),
     listMessages: (accountId) => messages.listByAccount(accountId),
     setMessageStatus: (id, status, at) => messages.applyStatus(id, status, at),
@@ -102,7 +106,9 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
   };
   const queues =
     overrides.queues ??
-    (config.clickQueueUrl || config.smsQueueUrl ? new SqsQueues({ clicks: config.clickQueueUrl, sms: config.smsQueueUrl }, config.region) : noQueues);
+    (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
+      ? new SqsQueues({ clicks: config.clickQueueUrl, sms: config.smsQueueUrl, webhooks: config.webhookQueueUrl }, config.region)
+      : noQueues);
   const accounts = new AccountService({
     accounts: accountsRepository,
     apiKeys: new ApiKeysRepository(store),
@@ -140,11 +146,26 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     submitDelayMs: config.simulatorSubmitDelayMs,
     clock,
   });
+  const schedule = new CampaignsRepository(store);
+  const webhooks = new WebhookService({
+    ports: {
+      store: new WebhooksRepository(store),
+      scheduleTry: (eventId, at) => schedule.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
+      zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
+      post: postJson,
+    },
+    clock,
+  });
   const dispatcher: SmsDispatcher = new SmsDispatcher({
     messages: messageStore,
     gateway,
     clock,
-    onStatus: (message) => messages.onMessageStatus(message),
+    onStatus: async (message) => {
+      await messages.onMessageStatus(message);
+      await webhooks.onMessageStatus(message);
+    },
   });
   const self: Runtime = {
     config,
@@ -161,6 +182,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     campaigns: new CampaignsRepository(store),
     dispatcher,
     gateway,
+    webhooks,
     close: () => gateway.close?.(),
   };
   return self;

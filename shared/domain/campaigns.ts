@@ -23,7 +23,9 @@ export type ScheduledTask =
   | { kind: 'send'; campaignId: number; messageId: number }
   | { kind: 'expire'; messageId: number; /** when its validity runs out */ at: string }
   /** A check that a message handed to the send queue got to the gateway (or is flagged). */
-  | { kind: 'recover'; messageId: number; /** when to look */ at: string };
+  | { kind: 'recover'; messageId: number; /** when to look */ at: string }
+  /** A delivery-report webhook event's next try (domain/webhooks.ts). */
+  | { kind: 'webhook'; eventId: string; at: string };
 
 /** SendSmsMessage's `status`: 1 when the campaign waits for moderation, 2 otherwise. */
 export function submissionStatus(campaign: Campaign): 1 | 2 {

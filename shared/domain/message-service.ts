@@ -11,7 +11,7 @@ import { checkRecipient } from './phone';
 import { countSegments, MAX_SEGMENTS } from './segments';
 import { resolveSender, segmentPrice } from './senders';
 import { ABANDONED_CLAIM_MS, isAbandonedClaim } from './sms-dispatcher';
-import type { Clock } from './time';
+import { utcMinuteOf, type Clock } from './time';
 
 export interface SendInput {
   recipient: string;
@@ -41,6 +41,8 @@ export interface SendingPorts {
   setSweptUntil(minute: string): Promise<void>;
   enqueue(messageId: number): Promise<void>;
   getMessage(id: number): Promise<Message | undefined>;
+  /** Hands a webhook event whose try is due to the webhook queue. */
+  enqueueWebhook(eventId: string): Promise<void>;
   /** Flags a claimed message whose submit never got an answer (see SmsDispatcher). */
   markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
   listMessages(accountId: number): Promise<Message[]>;
@@ -182,7 +184,7 @@ export class MessageService {
    */
   async #handOff(messageId: number): Promise<void> {
     const at = new Date(this.deps.clock().getTime() + RECOVERY_CHECK_MS);
-    await this.deps.ports.schedule(minuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
+    await this.deps.ports.schedule(utcMinuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
     await this.deps.ports.enqueue(messageId);
   }
 
@@ -196,14 +198,14 @@ export class MessageService {
     if (message?.status === 'NEW') await this.#handOff(messageId);
     else if (message && message.gatewayMessageId !== null && !isFinal(message.status)) {
       const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
-      await this.deps.ports.schedule(minuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
+      await this.deps.ports.schedule(utcMinuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
     }
     else if (message && isAbandonedClaim(message, now)) {
       await this.deps.ports.markAmbiguous(messageId, 'The send attempt stopped between its claim and the gateway answer', now);
     } else if (message?.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null) {
       // Claimed recently (a redelivery after a slow start): look again once the claim is old enough.
       const at = new Date(Date.parse(message.statusUpdatedAt ?? message.createdAt) + RECOVERY_CHECK_MS);
-      await this.deps.ports.schedule(minuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
+      await this.deps.ports.schedule(utcMinuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
     }
   }
 
@@ -216,17 +218,23 @@ export class MessageService {
   async releaseDue(): Promise<number> {
     const { ports } = this.deps;
     const now = this.deps.clock();
-    const currentMinute = minuteOf(now);
+    const currentMinute = utcMinuteOf(now);
     const swept = await ports.sweptUntil();
     // Catch-up reaches back at most SWEEP_LOOKBACK_MS: a campaign due longer ago than that
     // (the service was down for weeks) is left alone rather than sent so late.
     // A table never swept (a fresh install) reaches back an hour: its tasks were all written
     // ahead of their time, minutes before the first sweep at the latest.
-    const earliest = minuteOf(new Date(now.getTime() - (swept ? SWEEP_LOOKBACK_MS : FIRST_SWEEP_LOOKBACK_MS)));
+    const earliest = utcMinuteOf(new Date(now.getTime() - (swept ? SWEEP_LOOKBACK_MS : FIRST_SWEEP_LOOKBACK_MS)));
     let minute = swept && nextMinute(swept) > earliest ? nextMinute(swept) : earliest;
     let released = 0;
     for (; minute <= currentMinute; minute = nextMinute(minute)) {
       for (const task of await ports.dueIn(minute)) {
+        if (task.kind === 'webhook') {
+          if (Date.parse(task.at) > now.getTime()) continue; // later this minute
+          await ports.enqueueWebhook(task.eventId);
+          await ports.unschedule(minute, task);
+          continue;
+        }
         if (task.kind === 'recover') {
           if (Date.parse(task.at) > now.getTime()) continue; // later this minute
           await this.#recover(task.messageId, now);
@@ -304,7 +312,7 @@ export class MessageService {
     if (!held) throw notFoundCampaign();
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'READY_FOR_SEND');
     if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    await this.deps.ports.schedule(minuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), sendTask(campaign));
+    await this.deps.ports.schedule(utcMinuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), sendTask(campaign));
     return campaign;
   }
 
@@ -397,14 +405,11 @@ function messageSortValue(message: Message, field: MessageSortField | 'id'): str
   }
 }
 
-function minuteOf(at: Date): string {
-  return at.toISOString().slice(0, 16);
-}
 
 function nextMinute(minute: string): string {
-  return minuteOf(new Date(Date.parse(`${minute}:00Z`) + 60_000));
+  return utcMinuteOf(new Date(Date.parse(`${minute}:00Z`) + 60_000));
 }
 
 function previousMinute(minute: string): string {
-  return minuteOf(new Date(Date.parse(`${minute}:00Z`) - 60_000));
+  return utcMinuteOf(new Date(Date.parse(`${minute}:00Z`) - 60_000));
 }

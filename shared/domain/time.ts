@@ -70,3 +70,8 @@ function toZoned(instant: Date | string, zone: string): DateTime {
   const utc = typeof instant === 'string' ? DateTime.fromISO(instant, { zone: 'UTC' }) : DateTime.fromJSDate(instant);
   return utc.setZone(zone);
 }
+
+/** The UTC minute an instant falls in, `2026-11-22T10:05`: the schedule's partition. */
+export function utcMinuteOf(at: Date): string {
+  return at.toISOString().slice(0, 16);
+}

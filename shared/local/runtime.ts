@@ -53,10 +53,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     installRuntime(rt);
     const clickAggregator = await import('../../functions/click-aggregator');
     const smsWorker = await import('../../functions/sms-worker');
+    const webhookWorker = await import('../../functions/webhook-worker');
     // LOCAL_QUEUE_CONSUMERS=off leaves messages queued (benchmarks of the request path alone).
     if (process.env.LOCAL_QUEUE_CONSUMERS !== 'off') {
       queues.queues.clicks.consume(clickAggregator.handler as QueueHandler);
       queues.queues.sms.consume(smsWorker.handler as QueueHandler);
+      queues.queues.webhooks.consume(webhookWorker.handler as QueueHandler);
     }
     const sweeper = startDeferredSweeper(rt);
     const demo = await ensureDemoAccount(rt, options.demoApiKey);
@@ -111,6 +113,15 @@ function localQueues(): LocalQueues {
       visibilityTimeoutMs: 3 * 60_000,
       maxReceiveCount: 5,
       deadLetter: new LocalQueue({ name: 'sms-dlq' }),
+    }),
+    // An attempt takes up to 5 s (the webhook's answer); its next try is scheduled in the table.
+    webhooks: new LocalQueue({
+      name: 'webhooks',
+      batchSize: 10,
+      concurrency: 2,
+      visibilityTimeoutMs: 60_000,
+      maxReceiveCount: 5,
+      deadLetter: new LocalQueue({ name: 'webhooks-dlq' }),
     }),
   });
 }

@@ -1,14 +1,14 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 
-/** The service's queues: clicks (redirect → click aggregator), sms (send → SMS worker). */
-export type QueueName = 'clicks' | 'sms';
+/** The service's queues: clicks (redirect → click aggregator), sms (send → SMS worker), webhooks (final status → webhook worker). */
+export type QueueName = 'clicks' | 'sms' | 'webhooks';
 
 /** How producers hand work to a queue; SQS on AWS, in-process locally. */
 export interface Queues {
   send(queue: QueueName, body: string): Promise<void>;
 }
 
-/** SQS queues by URL, from CLICK_QUEUE_URL and SMS_QUEUE_URL. */
+/** SQS queues by URL, from CLICK_QUEUE_URL, SMS_QUEUE_URL and WEBHOOK_QUEUE_URL. */
 export class SqsQueues implements Queues {
   readonly #client: SQSClient;
 

@@ -77,8 +77,10 @@ export class CampaignsRepository {
   /** Tasks due in one minute: one Query of that minute's partition, never a scan. */
   async dueIn(minute: string): Promise<ScheduledTask[]> {
     const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
-    return items.map((item) =>
-      item.kind === 'expire' || item.kind === 'recover'
+    return items.map((item): ScheduledTask =>
+      item.kind === 'webhook'
+        ? { kind: 'webhook', eventId: String(item.eventId), at: String(item.at) }
+        : item.kind === 'expire' || item.kind === 'recover'
         ? { kind: item.kind, messageId: Number(item.messageId), at: String(item.at) }
         : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
     );
@@ -92,6 +94,7 @@ export class CampaignsRepository {
 
 function scheduledKey(minute: string, task: ScheduledTask) {
   if (task.kind === 'send') return keys.scheduled(minute, 'SEND', task.campaignId);
+  if (task.kind === 'webhook') return keys.scheduledWebhookTry(minute, task.eventId);
   return keys.scheduled(minute, task.kind === 'expire' ? 'EXPIRE' : 'RECOVER', task.messageId);
 }
 

@@ -1,3 +1,4 @@
+import { utcMinuteOf } from '../domain/time';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClickStore } from '../domain/click-aggregator';
 import type { Counts, LinkDelta } from '../domain/clicks';
@@ -22,7 +23,7 @@ export class ClicksRepository implements ClickStore {
           TableName: this.store.tableName,
           Item: {
             ...keys.clickBatch(batchKey),
-            ...keys.clickBatchIndex(batchKey, minuteOf(at)),
+            ...keys.clickBatchIndex(batchKey, utcMinuteOf(at)),
             entity: 'ClickBatch',
             // Fingerprints joined in one string: the cheapest shape to write and to scan.
             messages: fingerprints.join(','),
@@ -65,7 +66,7 @@ export class ClicksRepository implements ClickStore {
       const items = await queryAll(this.store, {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.clickBatchesAt(minuteOf(new Date(minute))) },
+        ExpressionAttributeValues: { ':pk': keys.clickBatchesAt(utcMinuteOf(new Date(minute))) },
         ProjectionExpression: 'messages, gsi1sk',
       });
       for (const item of items) for (const fingerprint of String(item.messages).split(',')) fingerprints.set(fingerprint, String(item.gsi1sk));
@@ -125,9 +126,6 @@ export class ClicksRepository implements ClickStore {
   }
 }
 
-function minuteOf(at: Date): string {
-  return at.toISOString().slice(0, 16);
-}
 
 function startOfMinute(at: Date): number {
   return Math.floor(at.getTime() / 60_000) * 60_000;

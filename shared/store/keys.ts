@@ -53,6 +53,11 @@ export const keys = {
   /** A timed task in the minute it is due: `SEND#<campaign id>`, `EXPIRE#<message id>` or `RECOVER#<message id>`. */
   scheduled: (minute: string, task: string, id: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: `${task}#${pad(id)}` }),
   scheduledAt: (minute: string) => `SCHEDULE#${minute}`,
+  /** A webhook event's next try, in the minute it is due. */
+  scheduledWebhookTry: (minute: string, eventId: string): Key => ({ pk: `SCHEDULE#${minute}`, sk: `WEBHOOK#${eventId}` }),
+  /** An account's webhooks live in the account's partition. */
+  webhook: (accountId: number, id: string): Key => ({ pk: `ACCOUNT#${accountId}`, sk: `WEBHOOK#${id}` }),
+  webhookEvent: (eventId: string): Key => ({ pk: `WEBHOOKEVENT#${eventId}`, sk: '#EVENT' }),
   message: (id: number): Key => ({ pk: `MESSAGE#${id}`, sk: '#MESSAGE' }),
   /** Messages flagged ambiguous (may or may not have gone out), for operators to reconcile. */
   ambiguousMessage: (id: number): Key => ({ pk: AMBIGUOUS_MESSAGES, sk: `MESSAGE#${pad(id)}` }),

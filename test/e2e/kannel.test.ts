@@ -1,3 +1,6 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { signEvent } from '../../shared/domain/webhooks';
 import { kannelReportUrl } from '../../shared/sms/kannel';
 import { eventually } from '../support/dynamo';
 import { ensureKannel, startKannel, type RunningKannel } from '../support/kannel';
@@ -17,8 +20,20 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
   let kannel: RunningKannel;
   let service: TestService;
   let key: string;
+  let secret: string;
+  let receiver: Server;
+  const hooks: any[] = [];
 
   beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        hooks.push(JSON.parse(body));
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     ensureKannel();
     smsc = await startSmscSimulator();
     kannel = await startKannel({ smscPort: smsc.port });
@@ -33,12 +48,15 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     const account = await service.account();
     key = account.key;
     await service.runtime.accounts.setPrice(account.id, '*', 0.05);
+    const webhook = await service.runtime.webhooks.register(account.id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    secret = webhook.secret;
   }, 300_000);
 
   afterAll(async () => {
     await service?.close();
     await kannel?.stop();
     await smsc?.close();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
     for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET']) delete process.env[name];
   });
 
@@ -81,6 +99,12 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect(toSmsc('447400123451').map((submit) => submit.part)).toEqual([true, true]);
     expect(await statusOf(long.messageId)).toMatchObject({ segNum: 2 });
     expect((await service.runtime.campaigns.get(delivered.campaignId))?.status).toBe('DONE');
+
+    // The account's webhook heard of every final status, signed
+    await eventually(async () => hooks.length >= 4, 15_000);
+    const byMessage = new Map(hooks.map((hook) => [hook.data.messageId, hook]));
+    expect([delivered, undelivered, rejected, long].map((sent) => byMessage.get(sent.messageId)?.data.status)).toEqual(['DELIVRD', 'UNDELIV', 'REJECTD', 'DELIVRD']);
+    for (const hook of hooks) expect(hook.sign).toBe(signEvent(hook.eventId, hook.attempt, hook.eventCreateTs, secret));
   });
 
   it('refuses forged reports, takes signed ones once, and never moves a final status back', async () => {

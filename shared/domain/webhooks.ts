@@ -1,0 +1,207 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ulid } from 'ulid';
+import { AppError, invalidField } from './errors';
+import { isFinal } from './message-status';
+import type { Message } from './messages';
+import { formatRequestTs, type Clock } from './time';
+
+/** A URL an account registered for its delivery reports, with the secret its events are signed with. */
+export interface Webhook {
+  id: string;
+  accountId: number;
+  url: string;
+  secret: string;
+  createdAt: string;
+}
+
+/** SPEC §7's `data`. */
+export interface WebhookEventData {
+  campaignId: number;
+  messageId: number;
+  segNum: number;
+  statusUpdateTs: string;
+  status: string;
+  to: string;
+}
+
+/** One final status for one webhook, with its delivery state; kept across attempts. */
+export interface WebhookEvent {
+  eventId: string;
+  webhookId: string;
+  accountId: number;
+  url: string;
+  secret: string;
+  eventCreateTs: string;
+  data: WebhookEventData;
+  /** Attempts made so far (claimed), 0..MAX_ATTEMPTS. */
+  attempts: number;
+  state: 'pending' | 'delivered' | 'failed';
+  /** No attempt is claimed before this instant (ISO): the gap after the last one. */
+  nextAttemptAt: string;
+  lastError?: string;
+}
+
+export const MAX_ATTEMPTS = 10;
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** The gap after attempt n is n minutes (SPEC §7: growing by one minute each time). */
+export const gapAfterAttempt = (attempt: number) => attempt * 60_000;
+
+export interface WebhookStore {
+  addWebhook(webhook: Webhook): Promise<void>;
+  listWebhooks(accountId: number): Promise<Webhook[]>;
+  removeWebhook(accountId: number, id: string): Promise<boolean>;
+  createEvent(event: WebhookEvent): Promise<void>;
+  getEvent(eventId: string): Promise<WebhookEvent | undefined>;
+  /** Claims the next attempt: only if pending, `attempts` is still `seen` and its time has come. */
+  claimAttempt(eventId: string, seen: number, now: Date, nextAttemptAt: Date): Promise<boolean>;
+  finish(eventId: string, state: 'delivered' | 'failed', error?: string): Promise<void>;
+  noteFailure(eventId: string, error: string): Promise<void>;
+}
+
+export interface WebhookPorts {
+  store: WebhookStore;
+  /** Durable wake-up for an event (the minute-partitioned schedule the sweeper reads). */
+  scheduleTry(eventId: string, at: Date): Promise<void>;
+  unscheduleTry(eventId: string, at: Date): Promise<void>;
+  enqueue(eventId: string): Promise<void>;
+  zoneOf(accountId: number): Promise<string>;
+  post(url: string, body: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }>;
+}
+
+/** sha1(eventId|attempt|eventCreateTs|secret), hex (SPEC §7). */
+export function signEvent(eventId: string, attempt: number, eventCreateTs: string, secret: string): string {
+  return createHash('sha1').update(`${eventId}|${attempt}|${eventCreateTs}|${secret}`).digest('hex');
+}
+
+export function webhookPayload(event: WebhookEvent, attempt: number): string {
+  return JSON.stringify({
+    eventId: event.eventId,
+    eventType: 'sms-delivery-report',
+    eventCreateTs: event.eventCreateTs,
+    webhookId: event.webhookId,
+    attempt,
+    data: event.data,
+    sign: signEvent(event.eventId, attempt, event.eventCreateTs, event.secret),
+  });
+}
+
+/** An http(s) URL with a host, or the problem in words. */
+export function webhookUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return 'Webhook URL is not a URL';
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'Webhook URL must be http or https';
+  if (parsed.username || parsed.password) return 'Webhook URL must not carry credentials';
+  return undefined;
+}
+
+/**
+ * Delivery-report webhooks (SPEC §7). Every final status makes one event per webhook of
+ * the account, written before anything is sent. Each attempt is claimed first (a
+ * conditional write that also sets the earliest time of the next one), and the next try
+ * is scheduled durably before the POST, so a process that dies mid-attempt loses nothing
+ * and a queue redelivery never makes a second attempt early. A 2xx within 5 s ends it;
+ * after 10 failed attempts it stops.
+ */
+export class WebhookService {
+  constructor(private readonly deps: { ports: WebhookPorts; clock: Clock }) {}
+
+  async register(accountId: number, url: string, secret?: string): Promise<Webhook> {
+    const problem = webhookUrlProblem(url);
+    if (problem) throw invalidField('url', problem);
+    if (secret !== undefined && secret.length < 16) throw invalidField('secret', 'Secret must be at least 16 characters');
+    const webhook: Webhook = {
+      id: ulid(),
+      accountId,
+      url,
+      secret: secret ?? randomBytes(24).toString('base64url'),
+      createdAt: this.deps.clock().toISOString(),
+    };
+    await this.deps.ports.store.addWebhook(webhook);
+    return webhook;
+  }
+
+  list(accountId: number): Promise<Webhook[]> {
+    return this.deps.ports.store.listWebhooks(accountId);
+  }
+
+  async remove(accountId: number, id: string): Promise<void> {
+    if (!(await this.deps.ports.store.removeWebhook(accountId, id))) throw new AppError('notFound', 'No such webhook');
+  }
+
+  /** Called on every status change; final ones become events for the account's webhooks. */
+  async onMessageStatus(message: Message): Promise<void> {
+    if (!isFinal(message.status)) return;
+    const { ports, clock } = this.deps;
+    const webhooks = await ports.store.listWebhooks(message.accountId);
+    if (webhooks.length === 0) return;
+    const zone = await ports.zoneOf(message.accountId);
+    const now = clock();
+    for (const webhook of webhooks) {
+      const event: WebhookEvent = {
+        eventId: ulid(now.getTime()),
+        webhookId: webhook.id,
+        accountId: message.accountId,
+        url: webhook.url,
+        secret: webhook.secret,
+        eventCreateTs: formatRequestTs(now, zone),
+        data: {
+          campaignId: message.campaignId,
+          messageId: message.id,
+          segNum: message.segNum,
+          statusUpdateTs: formatRequestTs(message.statusUpdatedAt ?? now, zone),
+          status: message.status,
+          to: message.to,
+        },
+        attempts: 0,
+        state: 'pending',
+        nextAttemptAt: now.toISOString(),
+      };
+      await ports.store.createEvent(event);
+      // The safety net first: should the queue lose the event, the sweeper sends it.
+      await ports.scheduleTry(event.eventId, new Date(now.getTime() + gapAfterAttempt(1)));
+      await ports.enqueue(event.eventId);
+    }
+  }
+
+  /** One attempt, when its time has come; what the webhook worker runs per queue message. */
+  async attempt(eventId: string): Promise<'delivered' | 'failed' | 'retry' | 'skipped'> {
+    const { ports, clock } = this.deps;
+    const event = await ports.store.getEvent(eventId);
+    if (!event || event.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
+    const now = clock();
+    if (Date.parse(event.nextAttemptAt) > now.getTime()) return 'skipped'; // an early redelivery
+    const attempt = event.attempts + 1;
+    const retryAt = new Date(now.getTime() + gapAfterAttempt(attempt));
+    if (!(await ports.store.claimAttempt(eventId, event.attempts, now, retryAt))) return 'skipped';
+    if (attempt < MAX_ATTEMPTS) await ports.scheduleTry(eventId, retryAt);
+    const result = await ports.post(event.url, webhookPayload(event, attempt), DELIVERY_TIMEOUT_MS);
+    if (result.ok) {
+      await ports.store.finish(eventId, 'delivered');
+      if (attempt < MAX_ATTEMPTS) await ports.unscheduleTry(eventId, retryAt);
+      return 'delivered';
+    }
+    if (attempt >= MAX_ATTEMPTS) {
+      await ports.store.finish(eventId, 'failed', result.detail);
+      return 'failed';
+    }
+    await ports.store.noteFailure(eventId, result.detail);
+    return 'retry';
+  }
+}
+
+/** POSTs JSON; ok only for a 2xx within the timeout (redirects are not followed). */
+export async function postJson(url: string, body: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'shortsms-webhooks/1' },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel();
+    return { ok: response.status >= 200 && response.status < 300, detail: `HTTP ${response.status}` };
+  } catch (error) {
+    return { ok: false, detail: (error as Error).name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : String((error as Error).message) };
+  }
+}

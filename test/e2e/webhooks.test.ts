@@ -1,0 +1,117 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MAX_ATTEMPTS, signEvent } from '../../shared/domain/webhooks';
+import { eventually } from '../support/dynamo';
+import { startService, type TestService } from '../support/local-service';
+
+/**
+ * Delivery-report webhooks (SPEC §7) over the local server: a receiver on 127.0.0.1 that
+ * fails and then succeeds, the clock moved by hand between the sweeps that schedule the
+ * retries.
+ */
+describe('delivery-report webhooks', () => {
+  let service: TestService;
+  let receiver: Server;
+  let receiverUrl: string;
+  const received: { body: any; at: Date }[] = [];
+  /** What the receiver answers, by the number of requests seen so far. */
+  let answer: (count: number) => number = () => 200;
+  let now = new Date('2032-03-01T09:00:00Z');
+
+  beforeAll(async () => {
+    service = await startService();
+    service.runtime.clock = () => now;
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        received.push({ body: JSON.parse(body), at: now });
+        res.writeHead(answer(received.length)).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/sms`;
+  });
+
+  afterAll(async () => {
+    await service.close();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  async function accountWithWebhook(timeZone: string) {
+    const account = await service.account({ timeZone });
+    await service.runtime.accounts.setPrice(account.id, '*', 0.05);
+    const webhook = await service.runtime.webhooks.register(account.id, receiverUrl);
+    return { ...account, webhook };
+  }
+  const advance = async (ms: number) => {
+    now = new Date(now.getTime() + ms);
+    await service.runtime.messages.releaseDue();
+  };
+  const requestsReach = (count: number) =>
+    eventually(async () => received.length >= count, 15_000).catch(() => {
+      throw new Error(`Expected ${count} webhook requests, got ${received.length}`);
+    });
+
+  it('posts a signed event for a final status, retrying after 1 and then 2 minutes until a 2xx', async () => {
+    // Prepare: the receiver fails twice, then answers 204
+    received.length = 0;
+    answer = (count) => (count <= 2 ? 500 : 204);
+    const { key, webhook } = await accountWithWebhook('Asia/Almaty');
+
+    // Act: a message the simulator delivers
+    const sent = await service.api('Message/SendSmsMessage', key, { recipient: '447400123450', text: 'Webhook test' });
+    await requestsReach(1);
+    expect(await service.runtime.webhooks.attempt(received[0]!.body.eventId)).toBe('skipped'); // too early for a second try
+    await advance(59_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received).toHaveLength(1); // the first gap is a minute
+    await advance(2_000);
+    await requestsReach(2);
+    await advance(119_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received).toHaveLength(2); // the second gap is two minutes
+    await advance(2_000);
+    await requestsReach(3);
+    await advance(10 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    // Assess: three attempts of one event, each signed for its number, then no more
+    expect(received).toHaveLength(3);
+    const [first, second, third] = received.map((request) => request.body);
+    expect(first).toEqual({
+      eventId: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      eventType: 'sms-delivery-report',
+      eventCreateTs: '2032-03-01 14:00:00', // Almaty, UTC+05:00, as YYYY-MM-DD HH:MM:SS
+      webhookId: webhook.id,
+      attempt: 1,
+      data: { campaignId: sent.data.campaignId, messageId: sent.data.messageId, segNum: 1, statusUpdateTs: '2032-03-01 14:00:00', status: 'DELIVRD', to: '447400123450' },
+      sign: signEvent(first.eventId, 1, '2032-03-01 14:00:00', webhook.secret),
+    });
+    expect([second.eventId, third.eventId]).toEqual([first.eventId, first.eventId]);
+    expect([second.attempt, third.attempt]).toEqual([2, 3]);
+    expect(third.sign).toBe(signEvent(first.eventId, 3, first.eventCreateTs, webhook.secret));
+    expect(received.map((request) => request.at.getTime() - received[0]!.at.getTime())).toEqual([0, 61_000, 61_000 + 121_000]);
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} failed attempts`, async () => {
+    // Prepare: a receiver that always fails
+    received.length = 0;
+    answer = () => 503;
+    const { key } = await accountWithWebhook('UTC');
+
+    // Act
+    await service.api('Message/SendSmsMessage', key, { recipient: '447400123456', text: 'Undelivered' });
+    await requestsReach(1);
+    for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
+      await advance(attempt * 60_000 + 1_000);
+      await requestsReach(attempt + 1);
+    }
+    await advance(60 * 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    // Assess
+    expect(received.map((request) => request.body.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(received.every((request) => request.body.data.status === 'UNDELIV')).toBe(true);
+  });
+});
