@@ -138,6 +138,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     clock,
     serviceSignature: config.serviceSignature,
     shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).host : '',
+    statusListener: (message) => webhooks.onMessageStatus(message),
   });
   // The simulator reports through the dispatcher: the path real gateways' reports take.
   const gateway: SmsGateway & { close?(): void } = config.kannel ? new KannelGateway(config.kannel) : new SimulatorGateway({
@@ -162,10 +163,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     messages: messageStore,
     gateway,
     clock,
-    onStatus: async (message) => {
-      await messages.onMessageStatus(message);
-      await webhooks.onMessageStatus(message);
-    },
+    onStatus: (message) => messages.onMessageStatus(message),
   });
   const self: Runtime = {
     config,

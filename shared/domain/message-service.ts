@@ -101,6 +101,8 @@ export class MessageService {
       serviceSignature: string;
       /** Host of `{short_link_base}`, whose links are not shortened again. */
       shortLinkHost: string;
+      /** Told of every status change, whatever made it (a report, an expiry, a decline): webhooks. */
+      statusListener?: (message: Message) => Promise<void>;
     },
   ) {}
 
@@ -322,7 +324,8 @@ export class MessageService {
     if (!held) throw notFoundCampaign();
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'DECLINED');
     if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD', this.deps.clock());
+    const rejected = await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD', this.deps.clock());
+    if (rejected) await this.deps.statusListener?.(rejected);
     return campaign;
   }
 
@@ -346,6 +349,7 @@ export class MessageService {
     }
     // Reports may come in any order: the first sending time is kept even when the campaign had moved on.
     if (sentAt && !moved && (message.status === 'ACCEPTD' || isFinal(message.status))) await ports.noteCampaignSent(message.campaignId, sentAt);
+    await this.deps.statusListener?.(message);
   }
 
   #shortenable(text: string): string[] {

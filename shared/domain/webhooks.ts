@@ -157,9 +157,12 @@ export class WebhookService {
         nextAttemptAt: now.toISOString(),
       };
       await ports.store.createEvent(event);
-      // The safety net first: should the queue lose the event, the sweeper sends it.
+      // The safety net first: should the queue lose the event (or this process have no
+      // queue, as the admin CLI declining a campaign), the sweeper sends it a minute later.
       await ports.scheduleTry(event.eventId, new Date(now.getTime() + gapAfterAttempt(1)));
-      await ports.enqueue(event.eventId);
+      await ports.enqueue(event.eventId).catch((error: unknown) => {
+        console.error(JSON.stringify({ level: 'WARN', message: 'Webhook event not queued; its scheduled try will send it', eventId: event.eventId, error: String(error) }));
+      });
     }
   }
 

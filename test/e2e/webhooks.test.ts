@@ -114,4 +114,29 @@ describe('delivery-report webhooks', () => {
     expect(received.map((request) => request.body.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(received.every((request) => request.body.data.status === 'UNDELIV')).toBe(true);
   });
+
+  it('reports final statuses that no gateway made: a declined campaign and an expired message', async () => {
+    // Prepare
+    received.length = 0;
+    answer = () => 200;
+    const { id, key } = await accountWithWebhook('UTC');
+    await service.runtime.accounts.setModeration(id, 'all');
+    const held = await service.api('Message/SendSmsMessage', key, { recipient: '447400123450', text: 'Held for moderation' });
+    await service.runtime.accounts.setModeration(id, 'none');
+    const silent = await service.api('Message/SendSmsMessage', key, { recipient: '447400123458', text: 'No report', 'params[validity]': '60' });
+    await eventually(async () => (await service.api('Message/GetSMSStatus', key, { ids: String(silent.data.messageId) })).data[0]?.status === 'ACCEPTD');
+
+    // Act: decline the first; let the second's validity run out
+    await service.runtime.messages.declineCampaign(held.data.campaignId);
+    await requestsReach(1);
+    await advance(4 * 60_000); // the hand-off check schedules the expiry
+    await advance(60 * 60_000);
+    await requestsReach(2);
+
+    // Assess
+    expect(received.map((request) => [request.body.data.messageId, request.body.data.status])).toEqual([
+      [held.data.messageId, 'REJECTD'],
+      [silent.data.messageId, 'EXPIRED'],
+    ]);
+  });
 });
