@@ -31,8 +31,11 @@ export class Api extends Construct {
   /** By handler module name (`link-create`, …, `api-fallback`). */
   readonly functions = new Map<string, ServiceFunction>();
 
+  readonly #defaults: ServiceFunctionDefaults;
+
   constructor(scope: Construct, id: string, defaults: ServiceFunctionDefaults) {
     super(scope, id);
+    this.#defaults = defaults;
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
 
     for (const { module, method, handler } of allOperations()) {
@@ -53,6 +56,17 @@ export class Api extends Construct {
       methods: [HttpMethod.ANY],
       integration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
     });
+  }
+
+  /** `GET|POST /dlr/kannel`: Kannel's delivery reports, authenticated by their signature. */
+  addDeliveryReports(): ServiceFunction {
+    const fn = this.#function('kannel-report', 'readWrite', this.#defaults);
+    this.httpApi.addRoutes({
+      path: '/dlr/kannel',
+      methods: [HttpMethod.GET, HttpMethod.POST],
+      integration: new HttpLambdaIntegration('KannelReportIntegration', fn.function),
+    });
+    return fn;
   }
 
   #function(handler: string, tableAccess: TableAccess, defaults: ServiceFunctionDefaults): ServiceFunction {

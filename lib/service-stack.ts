@@ -33,6 +33,9 @@ export class ServiceStack extends Stack {
     const send = this.api.functions.get('message-send-sms-message')!.function;
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);
     this.messaging.queue.grantSendMessages(send);
+    // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.
+    const reports = this.api.addDeliveryReports();
+    this.messaging.notifiesWebhooks(reports);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });

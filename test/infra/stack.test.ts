@@ -71,9 +71,16 @@ describe('ServiceStack', () => {
       expect(routeFunction('ANY /service/{proxy+}')).toBe(logicalId(stack.api.functions.get('api-fallback')!));
     });
 
-    it('has no routes besides the operations and the fallback', () => {
+    it('routes Kannel delivery reports (GET and POST /dlr/kannel) to their own function', () => {
       // Assess
-      template.resourceCountIs('AWS::ApiGatewayV2::Route', allOperations().length * 4 + 1);
+      const reports = logicalId(stack.api.functions.get('kannel-report')!);
+      expect(routeFunction('GET /dlr/kannel')).toBe(reports);
+      expect(routeFunction('POST /dlr/kannel')).toBe(reports);
+    });
+
+    it('has no routes besides the operations, the fallback and the delivery reports', () => {
+      // Assess
+      template.resourceCountIs('AWS::ApiGatewayV2::Route', allOperations().length * 4 + 1 + 2);
     });
 
     it('gives every API function the table and the short link base on the distribution', () => {
@@ -90,9 +97,34 @@ describe('ServiceStack', () => {
   });
 
   describe('functions', () => {
-    it('has one function per operation, the fallback, the redirect, the click aggregator, the SMS worker and the deferred sweeper, and nothing else', () => {
+    it('has one function per operation, the fallback, the redirect, the click aggregator, the SMS worker, the deferred sweeper, the delivery reports and the webhook worker, and nothing else', () => {
       // Assess
-      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 5);
+      template.resourceCountIs('AWS::Lambda::Function', allOperations().length + 7);
+    });
+
+    it('feeds the webhook worker from its queue, with partial batch failures and a dead-letter queue', () => {
+      // Assess
+      const mapping = [...ofType('AWS::Lambda::EventSourceMapping')].find(
+        ([, resource]) => resource.Properties.FunctionName.Ref === logicalId(stack.messaging.webhookWorker),
+      );
+      expect(mapping?.[1].Properties).toEqual(
+        expect.objectContaining({
+          BatchSize: 10,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          EventSourceArn: { 'Fn::GetAtt': [cfnId(stack.messaging.webhookQueue), 'Arn'] },
+        }),
+      );
+      expect(resources[cfnId(stack.messaging.webhookQueue)]!.Properties.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [cfnId(stack.messaging.webhookDeadLetterQueue), 'Arn'] },
+        maxReceiveCount: 5,
+      });
+    });
+
+    it('lets every function that settles messages queue webhook events', () => {
+      // Assess
+      for (const fn of [stack.messaging.worker, stack.messaging.sweeper, stack.api.functions.get('kannel-report')!]) {
+        expect(resources[logicalId(fn)]!.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: cfnId(stack.messaging.webhookQueue) });
+      }
     });
 
     it('runs every function on Node.js 22, arm64, ESM, with tracing and a log group that expires', () => {
