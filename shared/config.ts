@@ -1,3 +1,4 @@
+import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
 
 /**
@@ -28,8 +29,9 @@ export interface Config {
   simulatorLatencyMs: number;
   simulatorSubmitDelayMs: number;
   /** Which gateway sends: the built-in simulator (default) or Kannel. */
-  smsGateway: 'simulator' | 'kannel';
+  smsGateway: 'simulator' | 'kannel' | 'aws';
   kannel: KannelSettings | undefined;
+  aws: AwsSmsSettings | undefined;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,10 +54,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefined): Pick<Config, 'smsGateway' | 'kannel'> {
+function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefined): Pick<Config, 'smsGateway' | 'kannel' | 'aws'> {
   const gateway = env.SMS_GATEWAY || 'simulator';
-  if (gateway === 'simulator') return { smsGateway: 'simulator', kannel: undefined };
-  if (gateway !== 'kannel') throw new Error(`SMS_GATEWAY must be simulator or kannel: ${gateway}`);
+  if (gateway === 'simulator') return { smsGateway: 'simulator', kannel: undefined, aws: undefined };
+  if (gateway === 'aws') {
+    const configurationSetName = env.AWS_SMS_CONFIGURATION_SET;
+    if (!configurationSetName) throw new Error('Missing required setting AWS_SMS_CONFIGURATION_SET (SMS_GATEWAY=aws)');
+    const messageType = env.AWS_SMS_MESSAGE_TYPE || 'TRANSACTIONAL';
+    if (messageType !== 'TRANSACTIONAL' && messageType !== 'PROMOTIONAL') throw new Error(`AWS_SMS_MESSAGE_TYPE must be TRANSACTIONAL or PROMOTIONAL: ${messageType}`);
+    return {
+      smsGateway: 'aws',
+      kannel: undefined,
+      aws: {
+        region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+        configurationSetName,
+        originationIdentity: env.AWS_SMS_ORIGINATION_IDENTITY || undefined,
+        messageType,
+      },
+    };
+  }
+  if (gateway !== 'kannel') throw new Error(`SMS_GATEWAY must be simulator, kannel or aws: ${gateway}`);
   const required = (name: string) => {
     const value = env[name];
     if (!value) throw new Error(`Missing required setting ${name} (SMS_GATEWAY=kannel)`);
@@ -67,6 +85,7 @@ function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefin
   if (reportSecret.length < 16) throw new Error('DLR_SECRET must be at least 16 characters');
   return {
     smsGateway: 'kannel',
+    aws: undefined,
     kannel: {
       sendsmsUrl: required('KANNEL_SENDSMS_URL'),
       username: required('KANNEL_USERNAME'),

@@ -8,6 +8,7 @@ import { MessageService, type SendingPorts } from './domain/message-service';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
 import type { SmsGateway } from './sms/gateway';
+import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
 import { postJson, WebhookService } from './domain/webhooks';
 import { WebhooksRepository } from './store/webhooks-repo';
@@ -141,7 +142,11 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     statusListener: (message) => webhooks.onMessageStatus(message),
   });
   // The simulator reports through the dispatcher: the path real gateways' reports take.
-  const gateway: SmsGateway & { close?(): void } = config.kannel ? new KannelGateway(config.kannel) : new SimulatorGateway({
+  const gateway: SmsGateway & { close?(): void } = config.kannel
+    ? new KannelGateway(config.kannel)
+    : config.aws
+      ? new AwsSmsGateway(config.aws)
+      : new SimulatorGateway({
     report: (report) => dispatcher.report(report),
     latencyMs: config.simulatorLatencyMs,
     submitDelayMs: config.simulatorSubmitDelayMs,
