@@ -5,7 +5,8 @@ import { ServiceStack } from '../lib/service-stack';
 /**
  * The CDK app. Optional context, e.g. `cdk deploy -c shortDomain=go.example.com
  * -c shortDomainCertificateArn=arn:aws:acm:us-east-1:…`, serves short links on a
- * domain of one's own.
+ * domain of one's own; `-c smsGateway=aws -c awsSmsConfigurationSet=NAME
+ * [-c awsSmsOriginationIdentity=ID]` sends through AWS End User Messaging SMS.
  */
 const app = new App();
 const shortDomain = context(app, 'shortDomain');
@@ -14,10 +15,17 @@ if (Boolean(shortDomain) !== Boolean(certificateArn)) {
   throw new Error('shortDomain and shortDomainCertificateArn go together: CloudFront needs the certificate for the name');
 }
 
+const smsGateway = context(app, 'smsGateway') ?? 'simulator';
+if (smsGateway !== 'simulator' && smsGateway !== 'aws') throw new Error('Context smsGateway must be simulator or aws');
+const configurationSetName = context(app, 'awsSmsConfigurationSet');
+if (smsGateway === 'aws' && !configurationSetName) throw new Error('smsGateway=aws needs -c awsSmsConfigurationSet=NAME');
+const originationIdentity = context(app, 'awsSmsOriginationIdentity');
+
 new ServiceStack(app, 'Shortsms', {
   description: 'shortsms: short links and SMS',
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
   ...(shortDomain && certificateArn && { shortDomain: { name: shortDomain, certificateArn } }),
+  ...(smsGateway === 'aws' && configurationSetName && { awsSms: { configurationSetName, ...(originationIdentity && { originationIdentity }) } }),
 });
 
 function context(app: App, key: string): string | undefined {

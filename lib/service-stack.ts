@@ -1,4 +1,8 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { ServiceFunction } from './service-function';
 import type { Construct } from 'constructs';
 import { Api } from './api';
 import { Clicks } from './clicks';
@@ -11,6 +15,15 @@ export interface ServiceStackProps extends StackProps {
   readonly projectRoot: string;
   /** Short links on a domain of one's own; else on the CloudFront distribution's domain. */
   readonly shortDomain?: ShortDomain;
+  /** Send through AWS End User Messaging SMS instead of the simulator. */
+  readonly awsSms?: AwsSmsGatewayProps;
+}
+
+export interface AwsSmsGatewayProps {
+  /** A configuration set whose event destination is the stack's SmsEventsTopic (output). */
+  readonly configurationSetName: string;
+  readonly originationIdentity?: string;
+  readonly messageType?: 'TRANSACTIONAL' | 'PROMOTIONAL';
 }
 
 /** The whole service on AWS: table, API with one function per operation, short-link domain. */
@@ -20,10 +33,13 @@ export class ServiceStack extends Stack {
   readonly clicks: Clicks;
   readonly messaging: Messaging;
   readonly api: Api;
+  smsEventsTopic: Topic | undefined;
+  readonly #projectRoot: string;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
     const { projectRoot, shortDomain } = props;
+    this.#projectRoot = projectRoot;
     this.storage = new Storage(this, 'Storage');
     const { table } = this.storage;
     this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
@@ -36,6 +52,7 @@ export class ServiceStack extends Stack {
     // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.
     const reports = this.api.addDeliveryReports();
     this.messaging.notifiesWebhooks(reports);
+    if (props.awsSms) this.#useAwsSms(props.awsSms);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
@@ -44,5 +61,43 @@ export class ServiceStack extends Stack {
       value: this.redirect.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+
+  /**
+   * The aws gateway: the SMS worker sends with SendTextMessage, and delivery events come
+   * back through an SNS topic (the configuration set's event destination) to a function
+   * of their own.
+   */
+  #useAwsSms(settings: AwsSmsGatewayProps): void {
+    const worker = this.messaging.worker.function;
+    worker.addEnvironment('SMS_GATEWAY', 'aws');
+    worker.addEnvironment('AWS_SMS_CONFIGURATION_SET', settings.configurationSetName);
+    if (settings.originationIdentity) worker.addEnvironment('AWS_SMS_ORIGINATION_IDENTITY', settings.originationIdentity);
+    worker.addEnvironment('AWS_SMS_MESSAGE_TYPE', settings.messageType ?? 'TRANSACTIONAL');
+    worker.addToRolePolicy(new PolicyStatement({ actions: ['sms-voice:SendTextMessage'], resources: ['*'] }));
+
+    this.smsEventsTopic = new Topic(this, 'SmsEventsTopic', { displayName: 'shortsms SMS delivery events', enforceSSL: true });
+    this.smsEventsTopic.addToResourcePolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        principals: [new ServicePrincipal('sms-voice.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.smsEventsTopic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': this.account } },
+      }),
+    );
+    const events = new ServiceFunction(this, 'SmsEvents', {
+      projectRoot: this.#projectRoot,
+      table: this.storage.table,
+      handler: 'aws-sms-events',
+      tableAccess: 'readWrite',
+      shortLinkBase: undefined,
+    });
+    this.messaging.notifiesWebhooks(events);
+    this.smsEventsTopic.addSubscription(new LambdaSubscription(events.function));
+    new CfnOutput(this, 'SmsEventsTopicArn', {
+      description: 'Event destination (SNS) for the configuration set',
+      value: this.smsEventsTopic.topicArn,
+    });
   }
 }
