@@ -25,6 +25,7 @@ new ServiceStack(app, 'Shortsms', {
   description: 'shortsms: short links and SMS',
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
   ...(shortDomain && certificateArn && { shortDomain: { name: shortDomain, certificateArn } }),
+  ...(context(app, 'alarmEmail') && { alarmEmail: context(app, 'alarmEmail') }),
   ...(smsGateway === 'aws' && configurationSetName && { awsSms: { configurationSetName, ...(originationIdentity && { originationIdentity }) } }),
 });
 

@@ -1,4 +1,6 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Observability } from './observability';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -17,6 +19,8 @@ export interface ServiceStackProps extends StackProps {
   readonly shortDomain?: ShortDomain;
   /** Send through AWS End User Messaging SMS instead of the simulator. */
   readonly awsSms?: AwsSmsGatewayProps;
+  /** Alarm notifications by email as well as to the alarm topic. */
+  readonly alarmEmail?: string;
 }
 
 export interface AwsSmsGatewayProps {
@@ -33,6 +37,7 @@ export class ServiceStack extends Stack {
   readonly clicks: Clicks;
   readonly messaging: Messaging;
   readonly api: Api;
+  readonly observability: Observability;
   smsEventsTopic: Topic | undefined;
   readonly #projectRoot: string;
 
@@ -53,6 +58,7 @@ export class ServiceStack extends Stack {
     const reports = this.api.addDeliveryReports();
     this.messaging.notifiesWebhooks(reports);
     if (props.awsSms) this.#useAwsSms(props.awsSms);
+    this.observability = this.#watch(props.alarmEmail);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
@@ -61,6 +67,24 @@ export class ServiceStack extends Stack {
       value: this.redirect.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+
+  /** Alarms on every function, queue and dead-letter queue of the stack. */
+  #watch(alarmEmail: string | undefined): Observability {
+    const functions = new Map<string, LambdaFunction>();
+    for (const child of this.node.findAll()) {
+      if (child instanceof ServiceFunction) functions.set(child.node.path.split('/').slice(1).join(''), child.function);
+    }
+    const { messaging, clicks } = this;
+    return new Observability(this, 'Observability', {
+      functions,
+      alarmEmail,
+      queues: [
+        { name: 'Clicks', queue: clicks.queue, deadLetterQueue: clicks.deadLetterQueue, maxAge: Duration.minutes(5) },
+        { name: 'Sms', queue: messaging.queue, deadLetterQueue: messaging.deadLetterQueue, maxAge: Duration.minutes(5) },
+        { name: 'Webhooks', queue: messaging.webhookQueue, deadLetterQueue: messaging.webhookDeadLetterQueue, maxAge: Duration.minutes(15) },
+      ],
+    });
   }
 
   /**

@@ -307,4 +307,22 @@ describe('ServiceStack', () => {
       });
     });
   });
+
+  describe('observability', () => {
+    it('alarms on every function\'s errors, every dead-letter queue and the age of every work queue, to one topic', () => {
+      // Assess
+      const topic = cfnId(stack.observability.topic);
+      const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
+      expect(alarms.every((alarm) => JSON.stringify(alarm.AlarmActions) === JSON.stringify([{ Ref: topic }]))).toBe(true);
+      const functionIds = ofType('AWS::Lambda::Function').map(([id]) => id);
+      const erroring = alarms.filter((alarm) => alarm.MetricName === 'Errors').map((alarm) => alarm.Dimensions[0].Value.Ref);
+      expect(erroring.sort()).toEqual(functionIds.sort());
+      const queueAlarms = (metric: string) => alarms.filter((alarm) => alarm.MetricName === metric).map((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0]);
+      const { clicks, messaging } = stack;
+      expect(queueAlarms('ApproximateNumberOfMessagesVisible').sort()).toEqual(
+        [clicks.deadLetterQueue, messaging.deadLetterQueue, messaging.webhookDeadLetterQueue].map(cfnId).sort(),
+      );
+      expect(queueAlarms('ApproximateAgeOfOldestMessage').sort()).toEqual([clicks.queue, messaging.queue, messaging.webhookQueue].map(cfnId).sort());
+    });
+  });
 });
