@@ -1,13 +1,21 @@
-import { Arn, ArnFormat, Token } from 'aws-cdk-lib';
+import { Arn, ArnFormat, Fn, Token } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { join } from 'node:path';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
   HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -39,9 +47,11 @@ export class Redirect extends Construct {
   readonly distribution: Distribution;
   /** `{short_link_base}`: `https://<shortDomain>`, else the distribution's own domain. */
   readonly shortLinkBase: string;
+  readonly #projectRoot: string;
 
   constructor(scope: Construct, id: string, props: RedirectProps) {
     super(scope, id);
+    this.#projectRoot = props.projectRoot;
     const { shortDomain } = props;
     if (shortDomain) assertShortDomain(shortDomain);
 
@@ -77,6 +87,28 @@ export class Redirect extends Construct {
     this.shortLinkBase = shortDomain
       ? `https://${shortDomain.name}`
       : `https://${this.distribution.distributionDomainName}`;
+  }
+
+  /**
+   * Serves the API on the short domain too, `{short_link_base}/service/<Module>/<Method>`,
+   * where module and method match in any letter case: a CloudFront Function lowercases
+   * them on the way to the HTTP API, whose routes are case-sensitive. Nothing is cached.
+   */
+  serveApi(httpApi: IHttpApi): void {
+    const lowercase = new CloudFrontFunction(this, 'LowercaseOperation', {
+      comment: 'Lowercases /service/<Module>/<Method> for the HTTP API routes',
+      code: FunctionCode.fromFile({ filePath: join(this.#projectRoot, 'lib', 'lowercase-operation.js') }),
+      runtime: FunctionRuntime.JS_2_0,
+    });
+    // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin is its host.
+    const apiHost = Fn.select(2, Fn.split('/', httpApi.apiEndpoint));
+    this.distribution.addBehavior('/service/*', new HttpOrigin(apiHost, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }), {
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      functionAssociations: [{ function: lowercase, eventType: FunctionEventType.VIEWER_REQUEST }],
+    });
   }
 }
 

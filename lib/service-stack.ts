@@ -50,6 +50,7 @@ export class ServiceStack extends Stack {
     this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
     this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, clickQueue: this.clicks.queue, ...(shortDomain && { shortDomain }) });
     this.api = new Api(this, 'Api', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase });
+    this.redirect.serveApi(this.api.httpApi);
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
     const send = this.api.functions.get('message-send-sms-message')!.function;
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);
@@ -60,7 +61,14 @@ export class ServiceStack extends Stack {
     if (props.awsSms) this.#useAwsSms(props.awsSms);
     this.observability = this.#watch(props.alarmEmail);
 
-    new CfnOutput(this, 'ApiUrl', { value: `${this.api.httpApi.apiEndpoint}/service` });
+    new CfnOutput(this, 'ApiUrl', {
+      description: 'The API on the short domain, module and method in any letter case',
+      value: `${this.redirect.shortLinkBase}/service`,
+    });
+    new CfnOutput(this, 'HttpApiUrl', {
+      description: 'The HTTP API itself: published and all-lowercase spellings only',
+      value: `${this.api.httpApi.apiEndpoint}/service`,
+    });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
     new CfnOutput(this, 'ShortDomainTarget', {
       description: 'Point the short domain (CNAME or alias record) here',

@@ -273,7 +273,8 @@ describe('ServiceStack', () => {
             CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // Managed-CachingDisabled
             ViewerProtocolPolicy: 'redirect-to-https',
           }),
-          Origins: [Match.objectLike({ OriginAccessControlId: Match.anyValue() })],
+          // The redirect function's URL (with origin access control) and the HTTP API (/service/*)
+          Origins: Match.arrayWith([Match.objectLike({ OriginAccessControlId: Match.anyValue() })]),
         }),
       });
     });
@@ -323,6 +324,26 @@ describe('ServiceStack', () => {
         [clicks.deadLetterQueue, messaging.deadLetterQueue, messaging.webhookDeadLetterQueue].map(cfnId).sort(),
       );
       expect(queueAlarms('ApproximateAgeOfOldestMessage').sort()).toEqual([clicks.queue, messaging.queue, messaging.webhookQueue].map(cfnId).sort());
+    });
+  });
+
+  describe('API on the short domain', () => {
+    it('sends /service/* to the HTTP API through a function that lowercases module and method, caching nothing', () => {
+      // Assess
+      const [, distribution] = ofType('AWS::CloudFront::Distribution')[0]!;
+      const behavior = distribution.Properties.DistributionConfig.CacheBehaviors.find((b: any) => b.PathPattern === '/service/*');
+      expect(behavior).toEqual(
+        expect.objectContaining({
+          AllowedMethods: expect.arrayContaining(['GET', 'HEAD', 'POST']),
+          ViewerProtocolPolicy: 'https-only',
+          CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad', // CachingDisabled
+        }),
+      );
+      const [fnId, fn] = ofType('AWS::CloudFront::Function')[0]!;
+      expect(behavior.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } }]);
+      expect(fn.Properties.FunctionCode).toContain('toLowerCase');
+      const origin = distribution.Properties.DistributionConfig.Origins.find((o: any) => o.Id === behavior.TargetOriginId);
+      expect(JSON.stringify(origin.DomainName)).toContain(cfnId(stack.api.httpApi));
     });
   });
 });
