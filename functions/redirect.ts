@@ -1,8 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { redirect } from '../shared/api/redirect';
-import { runtime } from '../shared/runtime';
+import { redirectDeps } from '../shared/redirect-runtime';
 
-const rt = runtime();
-const deps = { links: rt.links, queues: rt.queues, clock: () => rt.clock() };
+const deps = redirectDeps();
 
 export const handler = (event: APIGatewayProxyEventV2) => redirect(event, deps);

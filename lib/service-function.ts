@@ -79,8 +79,10 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         // Stack traces need the mappings only; the sources would double the asset.
         sourcesContent: false,
-        // The lockfile's SDK, not whichever version the runtime ships, and tree-shaken.
-        bundleAwsSDK: true,
+        // The SDK v3 that the nodejs22.x runtime ships (bundled, it would be most of every
+        // bundle), and the carrier tables' package, which reads its own files: installed
+        // beside the handlers that use it (nodeModules), never bundled.
+        externalModules: ['@aws-sdk/*', 'libphonenumber-geo-carrier'],
         ...(props.nodeModules && { nodeModules: props.nodeModules }),
       },
     });

@@ -1,4 +1,5 @@
 import { readConfig, type Config } from './config';
+import { installRedirectDeps } from './redirect-runtime';
 import { AccountService } from './domain/account-service';
 import { ClickAggregator } from './domain/click-aggregator';
 import { LinkCache } from './domain/link-cache';
@@ -59,6 +60,8 @@ export function runtime(): Runtime {
 /** The local runtime builds its own (in-process queues) before any handler loads. */
 export function installRuntime(installed: Runtime): void {
   current = installed;
+  // The redirect shares this runtime's link cache (changes show at once) and its clock.
+  installRedirectDeps({ links: installed.links, queues: installed.queues, clock: () => installed.clock() });
 }
 
 /** The storage and queue operations sending needs, over the table and the sms queue. */

@@ -14,10 +14,13 @@ import type { Queues } from '../queue/queues';
  * or CDNs, so a status change shows at once. Each GET of an existing link becomes a
  * click event on the click queue.
  */
-export async function redirect(
-  event: APIGatewayProxyEventV2,
-  deps: { links: LinkService; queues: Queues; clock: Clock },
-): Promise<APIGatewayProxyStructuredResultV2> {
+export interface RedirectDeps {
+  links: Pick<LinkService, 'findForRedirect'>;
+  queues: Queues;
+  clock: Clock;
+}
+
+export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps): Promise<APIGatewayProxyStructuredResultV2> {
   const method = event.requestContext.http.method;
   const code = event.rawPath.replace(/^\/+/, '').replace(/\/+$/, '');
   const link = isCodeShaped(code.toLowerCase()) ? await deps.links.findForRedirect(code) : undefined;

@@ -1,6 +1,7 @@
 import type { Account } from './accounts';
 import { AppError, invalidField } from './errors';
-import { cachedLink, type CachedLink, type LinkCache } from './link-cache';
+import type { CachedLink, LinkCache } from './link-cache';
+import { LinkResolver } from './link-resolver';
 import type { LinkCodec } from './link-code';
 import {
   LINK_STATUS,
@@ -82,7 +83,11 @@ export interface LinkServiceDeps {
 }
 
 export class LinkService {
-  constructor(private readonly deps: LinkServiceDeps) {}
+  readonly #resolver: LinkResolver;
+
+  constructor(private readonly deps: LinkServiceDeps) {
+    this.#resolver = new LinkResolver({ links: deps.links, codec: () => deps.codec('read'), cache: deps.cache });
+  }
 
   shortLinkOf(code: string): string {
     if (this.deps.shortLinkBase === undefined) throw new Error('Missing required setting SHORT_LINK_BASE');
@@ -132,16 +137,8 @@ export class LinkService {
    * The redirect's read: the link behind a code, whoever owns it, from the cache when it
    * is fresh there, else with one eventually consistent GetItem (half a read unit).
    */
-  async findForRedirect(code: string): Promise<CachedLink | undefined> {
-    const normalized = code.toLowerCase();
-    const now = Date.now();
-    const cached = this.deps.cache.get(normalized, now);
-    if (cached !== undefined) return cached ?? undefined;
-    const id = (await this.deps.codec('read'))?.decode(normalized);
-    const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false });
-    const found = link?.code === normalized ? cachedLink(link) : undefined;
-    this.deps.cache.set(normalized, found ?? null, now);
-    return found;
+  findForRedirect(code: string): Promise<CachedLink | undefined> {
+    return this.#resolver.find(code);
   }
 
   async update(account: Account, id: number, update: LinkUpdate): Promise<Link> {

@@ -1,4 +1,6 @@
-import validator from 'validator';
+// The two checks used, not the whole library (which would triple every function's bundle).
+import isFQDN from 'validator/lib/isFQDN';
+import isIP from 'validator/lib/isIP';
 
 /** A short link as the domain knows it. Times are UTC instants. */
 export interface Link {
@@ -70,8 +72,8 @@ export function fullLinkProblem(fullLink: string, shortLinkHost: string): string
   }
   if (url.username !== '' || url.password !== '') return 'Links with credentials are not allowed';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const isIp = validator.isIP(host);
-  if (!isIp && !validator.isFQDN(host, { require_tld: true, allow_underscores: true })) return 'Invalid URL';
+  const isIp = isIP(host);
+  if (!isIp && !isFQDN(host, { require_tld: true, allow_underscores: true })) return 'Invalid URL';
   if (url.host.toLowerCase() === shortLinkHost.toLowerCase()) return 'Links to the short-link domain are not allowed';
   return undefined;
 }

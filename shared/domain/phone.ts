@@ -1,5 +1,4 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { carrier } from 'libphonenumber-geo-carrier';
 
 /**
  * Recipient numbers: international format, digits only (SPEC §6). One leading `+` is
@@ -29,6 +28,8 @@ export interface NumberInfo {
 export async function numberInfo(number: string): Promise<NumberInfo> {
   const parsed = parsePhoneNumberFromString(`+${number}`);
   if (!parsed) return { countryA2: null, operatorName: null };
-  const operatorName = await carrier(parsed, 'en').catch(() => null);
+  // Loaded on first use: only Message/List asks, and its Lambda has the package installed
+  // beside the bundle (it reads its carrier tables from its own directory).
+  const operatorName = await import('libphonenumber-geo-carrier').then(({ carrier }) => carrier(parsed, 'en')).catch(() => null);
   return { countryA2: parsed.country ?? null, operatorName: operatorName || null };
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { App, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { ServiceStack } from '../../lib/service-stack';
@@ -363,6 +363,21 @@ describe('ServiceStack', () => {
       expect(lookup.stderr).toBe('');
       expect(lookup.stdout.trim()).toBe('Three');
       expect(readFileSync(join(assetDir, 'index.mjs'), 'utf8')).not.toContain('resources/carrier');
+    });
+  });
+
+  describe('bundle budgets', () => {
+    it('keeps the redirect bundle within 200 KB and every other within 450 KB, minified, as the stack builds them', () => {
+      // Prepare
+      const sizes = ofType('AWS::Lambda::Function').map(([id, fn]) => {
+        const assetDir = join(app.outdir, `asset.${(fn.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+        return { id, size: statSync(join(assetDir, 'index.mjs')).size };
+      });
+      const redirectId = logicalId(stack.redirect.function);
+      // Assess
+      expect(sizes.find(({ id }) => id === redirectId)!.size).toBeLessThanOrEqual(200 * 1024);
+      const over = sizes.filter(({ id, size }) => id !== redirectId && size > 450 * 1024);
+      expect(over).toEqual([]);
     });
   });
 });
