@@ -1,4 +1,6 @@
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { allOperations, type OperationHandler } from '../shared/api/routes';
@@ -45,6 +47,21 @@ export class Api extends Construct {
     super(scope, id);
     this.#defaults = defaults;
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
+    // Access logs: one JSON line per request (the API key is in the query string, which is not logged).
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    stage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        time: '$context.requestTime',
+        method: '$context.httpMethod',
+        path: '$context.path',
+        status: '$context.status',
+        latencyMs: '$context.responseLatency',
+        integrationError: '$context.integrationErrorMessage',
+      }),
+    };
 
     for (const { module, method, handler } of allOperations()) {
       const access = TABLE_ACCESS[handler];

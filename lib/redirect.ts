@@ -13,6 +13,7 @@ import {
   HttpVersion,
   OriginProtocolPolicy,
   OriginRequestPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -82,6 +83,7 @@ export class Redirect extends Construct {
       ...(shortDomain && {
         domainNames: [shortDomain.name],
         certificate: Certificate.fromCertificateArn(this, 'Certificate', shortDomain.certificateArn),
+        minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       }),
     });
     this.shortLinkBase = shortDomain

@@ -1,5 +1,6 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { acknowledgeFindings } from './nag';
 import { Observability } from './observability';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -60,6 +61,7 @@ export class ServiceStack extends Stack {
     this.messaging.notifiesWebhooks(reports);
     if (props.awsSms) this.#useAwsSms(props.awsSms);
     this.observability = this.#watch(props.alarmEmail);
+    acknowledgeFindings(this, table);
 
     new CfnOutput(this, 'ApiUrl', {
       description: 'The API on the short domain, module and method in any letter case',

@@ -1,4 +1,5 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
+import { App, Validations, type CfnElement } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,11 +17,23 @@ describe('ServiceStack with AWS End User Messaging SMS', () => {
   beforeAll(() => {
     app = new App({ context: CDK_CONTEXT });
     stack = new ServiceStack(app, 'Shortsms', { projectRoot: ROOT, awsSms: { configurationSetName: 'shortsms-events', originationIdentity: 'MyShop' } });
+    // As bin/app.ts does: cdk-nag's AwsSolutions pack; a finding not acknowledged fails the synth.
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
     resources = Template.fromStack(stack).toJSON().Resources;
   });
   afterAll(() => rmSync(app.outdir, { recursive: true, force: true }));
 
   const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+
+  it('passes cdk-nag AwsSolutions with every acknowledged finding carrying a reason', () => {
+    // Assess
+    const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8'));
+    const nag = report.pluginReports.find((plugin: { pluginName: string }) => plugin.pluginName === 'AwsSolutions');
+    expect(nag).toMatchObject({ conclusion: 'success', violations: [] });
+    expect(nag.suppressedViolations.length).toBeGreaterThan(0);
+    for (const suppressed of nag.suppressedViolations) expect(suppressed.reason).toMatch(/\w{20,}/);
+  });
 
   it('sends through SendTextMessage with the configuration set', () => {
     // Assess
