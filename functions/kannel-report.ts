@@ -1,9 +1,15 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { kannelReport } from '../shared/api/kannel-report';
 import { runtime } from '../shared/runtime';
+import { secretReader } from '../shared/secrets';
 
 const rt = runtime();
-const deps = { dispatcher: rt.dispatcher, secret: rt.config.kannel?.reportSecret, clock: () => rt.clock() };
+const kannel = rt.config.kannel;
+const deps = {
+  dispatcher: rt.dispatcher,
+  secret: kannel ? secretReader(kannel.reportSecret, kannel.region) : undefined,
+  clock: () => rt.clock(),
+};
 
 /** Kannel's delivery reports (dlr-url), GET /dlr/kannel. */
 export const handler = (event: APIGatewayProxyEventV2) => kannelReport(event, deps);

@@ -1,5 +1,6 @@
 import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
+import { secretSetting } from './secrets';
 
 /**
  * Settings every process reads from its environment, once, at start. Missing required
@@ -81,19 +82,25 @@ function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefin
   };
   const reportBaseUrl = env.DLR_BASE_URL || shortLinkBase;
   if (!reportBaseUrl) throw new Error('Missing required setting DLR_BASE_URL (SMS_GATEWAY=kannel)');
-  const reportSecret = required('DLR_SECRET');
-  if (reportSecret.length < 16) throw new Error('DLR_SECRET must be at least 16 characters');
+  const secret = (name: string) => {
+    const setting = secretSetting(env, name);
+    if (!setting) throw new Error(`Missing required setting ${name} or ${name}_PARAMETER (SMS_GATEWAY=kannel)`);
+    return setting;
+  };
+  const reportSecret = secret('DLR_SECRET');
+  if ('value' in reportSecret && reportSecret.value.length < 16) throw new Error('DLR_SECRET must be at least 16 characters');
   return {
     smsGateway: 'kannel',
     aws: undefined,
     kannel: {
       sendsmsUrl: required('KANNEL_SENDSMS_URL'),
       username: required('KANNEL_USERNAME'),
-      password: required('KANNEL_PASSWORD'),
+      password: secret('KANNEL_PASSWORD'),
       smsc: env.KANNEL_SMSC || undefined,
       reportBaseUrl,
       reportSecret,
       timeoutMs: integer(env, 'KANNEL_TIMEOUT_MS', 10_000),
+      region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     },
   };
 }

@@ -13,7 +13,7 @@ import { isValidReportSignature, kannelReportStatus } from '../sms/kannel';
  */
 export async function kannelReport(
   event: APIGatewayProxyEventV2,
-  deps: { dispatcher: SmsDispatcher; secret: string | undefined; clock: () => Date },
+  deps: { dispatcher: SmsDispatcher; secret: (() => Promise<string>) | undefined; clock: () => Date },
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const query = event.queryStringParameters ?? {};
   if (!deps.secret) return text(404, 'Kannel is not this service\'s gateway');
@@ -22,7 +22,7 @@ export async function kannelReport(
   if (!Number.isSafeInteger(messageId) || messageId <= 0 || !query.sig || !Number.isInteger(type)) {
     return text(400, 'Expected message, sig and a numeric type');
   }
-  if (!isValidReportSignature(deps.secret, messageId, query.sig)) return text(403, 'Bad signature');
+  if (!isValidReportSignature(await deps.secret(), messageId, query.sig)) return text(403, 'Bad signature');
   const status = kannelReportStatus(type, query.answer ?? '');
   if (status === undefined) return text(200, 'OK (no status change)');
   const seconds = Number(query.ts);

@@ -1,20 +1,24 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MessageStatus } from '../domain/message-status';
+import { secretReader, type SecretSetting } from '../secrets';
 import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface KannelSettings {
   /** smsbox's sendsms URL, e.g. `http://127.0.0.1:13013/cgi-bin/sendsms`. */
   sendsmsUrl: string;
   username: string;
-  password: string;
+  /** The sendsms user's password: its value, or an SSM parameter holding it. */
+  password: SecretSetting;
   /** Kannel's smsc-id to route through; unset lets Kannel choose. */
   smsc: string | undefined;
   /** Where Kannel reaches the service's delivery-report endpoint (its base URL). */
   reportBaseUrl: string;
   /** Signs each message's dlr-url; the endpoint refuses reports without a valid signature. */
-  reportSecret: string;
+  reportSecret: SecretSetting;
   /** How long a submit may take before its outcome counts as unknown. */
   timeoutMs: number;
+  /** Where SSM parameters are read. */
+  region: string;
 }
 
 /** The delivery-report path this gateway's dlr-url points at. */
@@ -33,13 +37,21 @@ export const KANNEL_REPORT_PATH = '/dlr/kannel';
 export class KannelGateway implements SmsGateway {
   readonly name = 'kannel';
 
-  constructor(private readonly settings: KannelSettings) {}
+  readonly #password: () => Promise<string>;
+  readonly #reportSecret: () => Promise<string>;
+
+  constructor(private readonly settings: KannelSettings) {
+    this.#password = secretReader(settings.password, settings.region);
+    this.#reportSecret = secretReader(settings.reportSecret, settings.region);
+  }
 
   async submit(sms: OutboundSms): Promise<SubmitResult> {
     const { settings } = this;
+    // Before anything goes out: failing to read a secret is an error, not an unknown outcome.
+    const [password, reportSecret] = await Promise.all([this.#password(), this.#reportSecret()]);
     const query = new URLSearchParams({
       username: settings.username,
-      password: settings.password,
+      password,
       from: sms.from,
       to: sms.to,
       text: sms.text,
@@ -47,7 +59,7 @@ export class KannelGateway implements SmsGateway {
       coding: sms.encoding === 'UCS-2' ? '2' : '0',
       validity: String(sms.validityMinutes),
       'dlr-mask': '31',
-      'dlr-url': kannelReportUrl(settings, sms.messageId),
+      'dlr-url': kannelReportUrl({ reportBaseUrl: settings.reportBaseUrl, reportSecret }, sms.messageId),
     });
     if (settings.smsc) query.set('smsc', settings.smsc);
     let response: Response;
@@ -68,7 +80,7 @@ export class KannelGateway implements SmsGateway {
 }
 
 /** The dlr-url for one message: Kannel fills in %d (report type), %A (SMSC answer), %F (SMSC message id), %T (time). */
-export function kannelReportUrl(settings: Pick<KannelSettings, 'reportBaseUrl' | 'reportSecret'>, messageId: number): string {
+export function kannelReportUrl(settings: { reportBaseUrl: string; reportSecret: string }, messageId: number): string {
   const base = settings.reportBaseUrl.replace(/\/+$/, '');
   return `${base}${KANNEL_REPORT_PATH}?message=${messageId}&sig=${reportSignature(settings.reportSecret, messageId)}&type=%d&answer=%A&fid=%F&ts=%T`;
 }
