@@ -17,7 +17,17 @@ if (Boolean(shortDomain) !== Boolean(certificateArn)) {
 }
 
 const smsGateway = context(app, 'smsGateway') ?? 'simulator';
-if (smsGateway !== 'simulator' && smsGateway !== 'aws') throw new Error('Context smsGateway must be simulator or aws');
+if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel') throw new Error('Context smsGateway must be simulator, aws or kannel');
+const kannel =
+  smsGateway === 'kannel'
+    ? {
+        sendsmsUrl: required('kannelSendsmsUrl'),
+        username: required('kannelUsername'),
+        passwordParameter: required('kannelPasswordParameter'),
+        reportSecretParameter: required('kannelReportSecretParameter'),
+        ...(context(app, 'kannelSmsc') && { smsc: context(app, 'kannelSmsc')! }),
+      }
+    : undefined;
 const configurationSetName = context(app, 'awsSmsConfigurationSet');
 if (smsGateway === 'aws' && !configurationSetName) throw new Error('smsGateway=aws needs -c awsSmsConfigurationSet=NAME');
 const originationIdentity = context(app, 'awsSmsOriginationIdentity');
@@ -27,11 +37,18 @@ new ServiceStack(app, 'Shortsms', {
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
   ...(shortDomain && certificateArn && { shortDomain: { name: shortDomain, certificateArn } }),
   ...(context(app, 'alarmEmail') && { alarmEmail: context(app, 'alarmEmail') }),
+  ...(kannel && { kannel }),
   ...(smsGateway === 'aws' && configurationSetName && { awsSms: { configurationSetName, ...(originationIdentity && { originationIdentity }) } }),
 });
 
 // cdk-nag's AwsSolutions pack on every synth: a finding not acknowledged (lib/nag.ts) fails it.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+function required(key: string): string {
+  const value = context(app, key);
+  if (!value) throw new Error(`smsGateway=kannel needs -c ${key}=…`);
+  return value;
+}
 
 function context(app: App, key: string): string | undefined {
   const value: unknown = app.node.tryGetContext(key);

@@ -22,6 +22,17 @@ export interface ServiceStackProps extends StackProps {
   readonly awsSms?: AwsSmsGatewayProps;
   /** Alarm notifications by email as well as to the alarm topic. */
   readonly alarmEmail?: string;
+  /** Send through a Kannel smsbox reachable from Lambda, its secrets in SSM Parameter Store. */
+  readonly kannel?: KannelGatewayProps;
+}
+
+export interface KannelGatewayProps {
+  readonly sendsmsUrl: string;
+  readonly username: string;
+  /** SSM SecureString parameter names (the values never enter the template). */
+  readonly passwordParameter: string;
+  readonly reportSecretParameter: string;
+  readonly smsc?: string;
 }
 
 export interface AwsSmsGatewayProps {
@@ -59,7 +70,9 @@ export class ServiceStack extends Stack {
     // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.
     const reports = this.api.addDeliveryReports();
     this.messaging.notifiesWebhooks(reports);
+    if (props.awsSms && props.kannel) throw new Error('Choose one SMS gateway: awsSms or kannel');
     if (props.awsSms) this.#useAwsSms(props.awsSms);
+    if (props.kannel) this.#useKannel(props.kannel, reports);
     this.observability = this.#watch(props.alarmEmail);
     acknowledgeFindings(this, table);
 
@@ -77,6 +90,30 @@ export class ServiceStack extends Stack {
       value: this.redirect.distribution.distributionDomainName,
     });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+
+  /**
+   * The kannel gateway: the SMS worker calls smsbox, Kannel's reports come to the API's
+   * /dlr/kannel route; both read the password and the report secret from SSM.
+   */
+  #useKannel(settings: KannelGatewayProps, reports: ServiceFunction): void {
+    const environment: Record<string, string> = {
+      SMS_GATEWAY: 'kannel',
+      KANNEL_SENDSMS_URL: settings.sendsmsUrl,
+      KANNEL_USERNAME: settings.username,
+      KANNEL_PASSWORD_PARAMETER: settings.passwordParameter,
+      DLR_SECRET_PARAMETER: settings.reportSecretParameter,
+      DLR_BASE_URL: this.api.httpApi.apiEndpoint,
+      ...(settings.smsc && { KANNEL_SMSC: settings.smsc }),
+    };
+    const parameterArn = (name: string) =>
+      this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+    for (const fn of [this.messaging.worker.function, reports.function]) {
+      for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [settings.passwordParameter, settings.reportSecretParameter].map(parameterArn) }),
+      );
+    }
   }
 
   /** Alarms on every function, queue and dead-letter queue of the stack. */
