@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mapLimited } from '../shared/domain/concurrency';
 import { runtime } from '../shared/runtime';
+import { count, errorField, logger } from '../shared/telemetry';
 
 const rt = runtime();
 
@@ -22,14 +23,17 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
 async function dispatch(record: SQSRecord): Promise<boolean> {
   const messageId = Number((JSON.parse(record.body) as { messageId?: unknown }).messageId);
   if (!Number.isSafeInteger(messageId)) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Skipping a malformed SMS queue message', sqsMessageId: record.messageId }));
+    logger.error('Skipping a malformed SMS queue message', { sqsMessageId: record.messageId });
     return false;
   }
   try {
-    await rt.dispatcher.dispatch(messageId);
+    const outcome = await rt.dispatcher.dispatch(messageId);
+    if (outcome === 'accepted') count('SmsAccepted');
+    else if (outcome === 'rejected') count('SmsRejected');
+    else if (outcome === 'ambiguous') count('SmsAmbiguous');
     return false;
   } catch (error) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'SMS dispatch failed', messageId, error: String(error) }));
+    logger.error('SMS dispatch failed', { messageId, error: errorField(error) });
     return true;
   }
 }

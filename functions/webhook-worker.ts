@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mapLimited } from '../shared/domain/concurrency';
 import { runtime } from '../shared/runtime';
+import { count, errorField, logger } from '../shared/telemetry';
 
 const rt = runtime();
 
@@ -18,14 +19,17 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
 async function attempt(record: SQSRecord): Promise<boolean> {
   const eventId = (JSON.parse(record.body) as { eventId?: unknown }).eventId;
   if (typeof eventId !== 'string' || eventId === '') {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Skipping a malformed webhook queue message', sqsMessageId: record.messageId }));
+    logger.error('Skipping a malformed webhook queue message', { sqsMessageId: record.messageId });
     return false;
   }
   try {
-    await rt.webhooks.attempt(eventId);
+    const outcome = await rt.webhooks.attempt(eventId);
+    if (outcome === 'delivered') count('WebhooksDelivered');
+    else if (outcome === 'retry') count('WebhookAttemptsFailed');
+    else if (outcome === 'failed') count('WebhooksAbandoned');
     return false;
   } catch (error) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Webhook attempt failed', eventId, error: String(error) }));
+    logger.error('Webhook attempt failed', { eventId, error: errorField(error) });
     return true;
   }
 }

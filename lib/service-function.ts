@@ -68,6 +68,9 @@ export class ServiceFunction extends Construct {
         ...(props.shortLinkBase !== undefined && { SHORT_LINK_BASE: props.shortLinkBase }),
         // Without it the source maps are shipped but stack traces stay minified.
         NODE_OPTIONS: '--enable-source-maps',
+        // Powertools: structured logs with the function's context, metrics in one namespace.
+        POWERTOOLS_SERVICE_NAME: 'shortsms',
+        POWERTOOLS_METRICS_NAMESPACE: 'shortsms',
         ...props.environment,
       },
       bundling: {

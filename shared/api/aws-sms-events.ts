@@ -1,6 +1,7 @@
 import type { SNSEvent } from 'aws-lambda';
 import type { SmsDispatcher } from '../domain/sms-dispatcher';
 import { awsDeliveryReport, type AwsSmsEvent } from '../sms/aws';
+import { logger } from '../telemetry';
 
 /**
  * AWS End User Messaging delivery events, from the configuration set's SNS topic. Each
@@ -16,7 +17,7 @@ export async function awsSmsEvents(event: SNSEvent, deps: { dispatcher: SmsDispa
     try {
       parsed = JSON.parse(record.Sns.Message) as AwsSmsEvent;
     } catch {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Skipping an SNS message that is not JSON', snsMessageId: record.Sns.MessageId }));
+      logger.error('Skipping an SNS message that is not JSON', { snsMessageId: record.Sns.MessageId });
       ignored++;
       continue;
     }

@@ -1,6 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { QueuedClick } from '../domain/click-aggregator';
 import type { ClickEvent } from '../domain/clicks';
+import { logger } from '../telemetry';
 
 /**
  * Reads an SQS batch of click events. A body that is not a click event is logged and
@@ -11,7 +12,7 @@ export function clickBatch(event: SQSEvent): QueuedClick[] {
   for (const record of event.Records) {
     const click = parseClick(record.body);
     if (!click) {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Skipping a malformed click message', messageId: record.messageId }));
+      logger.error('Skipping a malformed click message', { sqsMessageId: record.messageId });
       continue;
     }
     const receiveCount = Number(record.attributes.ApproximateReceiveCount) || 1;

@@ -6,6 +6,7 @@ import type { LinkService } from '../domain/link-service';
 import { linkVerdict, redirectTarget, type LinkVerdict } from '../domain/links';
 import type { Clock } from '../domain/time';
 import type { Queues } from '../queue/queues';
+import { errorField, logger } from '../telemetry';
 
 /**
  * `GET|HEAD {short_link_base}/<code>` (SPEC §5): 302 to the full link when the link is
@@ -49,7 +50,7 @@ async function reportClick(queues: Queues, link: CachedLink, redirected: boolean
   try {
     await queues.send('clicks', JSON.stringify(click));
   } catch (error) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Click not queued', linkId: link.id, error: String(error) }));
+    logger.error('Click not queued', { linkId: link.id, error: errorField(error) });
   }
 }
 

@@ -4,6 +4,7 @@ import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { formatRequestTs, type Clock } from './time';
+import { errorField, logger } from '../telemetry';
 
 /** A URL an account registered for its delivery reports, with the secret its events are signed with. */
 export interface Webhook {
@@ -161,7 +162,7 @@ export class WebhookService {
       // queue, as the admin CLI declining a campaign), the sweeper sends it a minute later.
       await ports.scheduleTry(event.eventId, new Date(now.getTime() + gapAfterAttempt(1)));
       await ports.enqueue(event.eventId).catch((error: unknown) => {
-        console.error(JSON.stringify({ level: 'WARN', message: 'Webhook event not queued; its scheduled try will send it', eventId: event.eventId, error: String(error) }));
+        logger.warn('Webhook event not queued; its scheduled try will send it', { eventId: event.eventId, error: errorField(error) });
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
+import { errorField, logger } from '../telemetry';
 
 /**
  * The built-in gateway for development and tests: no network, deterministic outcomes
@@ -69,7 +70,7 @@ export class SimulatorGateway implements SmsGateway {
             else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
           },
           (error) => {
-            console.error(JSON.stringify({ level: 'ERROR', message: 'Simulated delivery report failed', gatewayMessageId, error: String(error) }));
+            logger.error('Simulated delivery report failed', { gatewayMessageId, error: errorField(error) });
             if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
           },
         );

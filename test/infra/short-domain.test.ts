@@ -55,7 +55,7 @@ describe('Redirect on a custom short domain', () => {
     expect(built.redirect.shortLinkBase).toBe('https://go.example.com');
     template.resourceCountIs('AWS::Lambda::Function', 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectEquals({ TABLE_NAME: Match.anyValue(), NODE_OPTIONS: '--enable-source-maps', CLICK_QUEUE_URL: Match.anyValue() }) },
+      Environment: { Variables: Match.objectEquals({ TABLE_NAME: Match.anyValue(), NODE_OPTIONS: '--enable-source-maps', CLICK_QUEUE_URL: Match.anyValue(), POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' }) },
     });
   });
 });

@@ -380,4 +380,13 @@ describe('ServiceStack', () => {
       expect(over).toEqual([]);
     });
   });
+
+  describe('Powertools', () => {
+    it('names the service and the metrics namespace for every function', () => {
+      // Assess
+      for (const [, fn] of ofType('AWS::Lambda::Function')) {
+        expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({ POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' }));
+      }
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors';
 import { envelopeResponse, type OutputFormat } from '../envelope';
 import { RESULT_CODE, resultCodeOf } from '../result-codes';
 import type { ApiEvent, ApiResult } from '../types';
+import { count, logger } from '../../telemetry';
 
 /**
  * Wraps what an operation returns in the `{code, data, message}` envelope, and turns
@@ -25,7 +26,8 @@ export function apiEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
       return;
     }
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'unknown';
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Unexpected error', requestId, error: describe(error) }));
+    logger.error('Unexpected error', { requestId, error: describe(error) });
+    count('ApiUnexpectedErrors');
     request.response = envelopeResponse(
       { code: RESULT_CODE.internal, data: null, message: `Unexpected error; request id ${requestId}` },
       output,
