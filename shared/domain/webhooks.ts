@@ -104,7 +104,22 @@ export function webhookUrlProblem(url: string): string | undefined {
  * after 10 failed attempts it stops.
  */
 export class WebhookService {
-  constructor(private readonly deps: { ports: WebhookPorts; clock: Clock }) {}
+  /** An account's webhooks as last read, so a burst of final statuses costs one Query. */
+  readonly #known = new Map<number, { webhooks: Promise<Webhook[]>; until: number }>();
+
+  constructor(private readonly deps: { ports: WebhookPorts; clock: Clock; cacheTtlMs?: number }) {}
+
+  /** The account's webhooks, read at most once per cacheTtlMs (another process's change shows within it). */
+  #webhooksOf(accountId: number): Promise<Webhook[]> {
+    const now = Date.now();
+    const known = this.#known.get(accountId);
+    if (known && known.until > now) return known.webhooks;
+    const webhooks = this.deps.ports.store.listWebhooks(accountId);
+    if (this.#known.size >= 10_000) this.#known.clear();
+    this.#known.set(accountId, { webhooks, until: now + (this.deps.cacheTtlMs ?? 5_000) });
+    webhooks.catch(() => this.#known.delete(accountId));
+    return webhooks;
+  }
 
   async register(accountId: number, url: string, secret?: string): Promise<Webhook> {
     const problem = webhookUrlProblem(url);
@@ -118,6 +133,7 @@ export class WebhookService {
       createdAt: this.deps.clock().toISOString(),
     };
     await this.deps.ports.store.addWebhook(webhook);
+    this.#known.delete(accountId);
     return webhook;
   }
 
@@ -127,13 +143,14 @@ export class WebhookService {
 
   async remove(accountId: number, id: string): Promise<void> {
     if (!(await this.deps.ports.store.removeWebhook(accountId, id))) throw new AppError('notFound', 'No such webhook');
+    this.#known.delete(accountId);
   }
 
   /** Called on every status change; final ones become events for the account's webhooks. */
   async onMessageStatus(message: Message): Promise<void> {
     if (!isFinal(message.status)) return;
     const { ports, clock } = this.deps;
-    const webhooks = await ports.store.listWebhooks(message.accountId);
+    const webhooks = await this.#webhooksOf(message.accountId);
     if (webhooks.length === 0) return;
     const zone = await ports.zoneOf(message.accountId);
     const now = clock();
