@@ -3,8 +3,8 @@ import type { SmsDispatcher } from '../domain/sms-dispatcher';
 import { isValidReportSignature, kannelReportStatus } from '../sms/kannel';
 
 /**
- * `GET {DLR_BASE_URL}/dlr/kannel?message=…&sig=…&type=%d&answer=%A&fid=%F&ts=%T`: Kannel's
- * delivery reports. The signature (an HMAC of the message id with DLR_SECRET, made when
+ * `GET {DLR_BASE_URL}/dlr/kannel?message=…[&part=…]&sig=…&type=%d&answer=%A&fid=%F&ts=%T`:
+ * Kannel's delivery reports, on a message or on one part of a concatenated one. The signature (an HMAC of the message id with DLR_SECRET, made when
  * the message was submitted) authenticates the caller; a report moves the message only
  * forward, so repeated and out-of-order reports change nothing further along.
  *
@@ -19,15 +19,18 @@ export async function kannelReport(
   if (!deps.secret) return text(404, 'Kannel is not this service\'s gateway');
   const messageId = Number(query.message);
   const type = Number(query.type);
+  // A concatenated message sent part by part has a dlr-url per part.
+  const part = query.part === undefined ? undefined : Number(query.part);
   if (!Number.isSafeInteger(messageId) || messageId <= 0 || !query.sig || !Number.isInteger(type)) {
     return text(400, 'Expected message, sig and a numeric type');
   }
-  if (!isValidReportSignature(await deps.secret(), messageId, query.sig)) return text(403, 'Bad signature');
+  if (part !== undefined && !(Number.isSafeInteger(part) && part >= 1)) return text(400, 'part must be a part number from 1');
+  if (!isValidReportSignature(await deps.secret(), messageId, query.sig, part)) return text(403, 'Bad signature');
   const status = kannelReportStatus(type, query.answer ?? '');
   if (status === undefined) return text(200, 'OK (no status change)');
   const seconds = Number(query.ts);
   const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : deps.clock();
-  const known = await deps.dispatcher.reportForMessage(messageId, 'kannel', status, at);
+  const known = await deps.dispatcher.reportForMessage(messageId, 'kannel', status, at, part);
   return known ? text(200, 'OK') : text(404, 'No such message from this gateway');
 }
 

@@ -37,3 +37,19 @@ export function canMoveTo(current: MessageStatus, next: MessageStatus): boolean 
 export function statusesBefore(next: MessageStatus): MessageStatus[] {
   return MESSAGE_STATUSES.filter((status) => canMoveTo(status, next));
 }
+
+/**
+ * A concatenated message's status from the reports on its parts (part number → that part's
+ * final status), or undefined when they do not move it yet. Some parts delivered while
+ * others are still out: PDLIVRD. Every part reported: DELIVRD if all were delivered;
+ * otherwise the message did not arrive whole, so it is the parts' common failure when
+ * they share one, else UNDELIV.
+ */
+export function statusOfParts(parts: number, reported: Readonly<Record<number, MessageStatus>>): MessageStatus | undefined {
+  const statuses = Object.values(reported);
+  const delivered = statuses.filter((status) => status === 'DELIVRD').length;
+  if (statuses.length < parts) return delivered > 0 ? 'PDLIVRD' : undefined;
+  if (delivered === parts) return 'DELIVRD';
+  const failures = new Set(statuses.filter((status) => status !== 'DELIVRD'));
+  return delivered === 0 && failures.size === 1 ? [...failures][0] : 'UNDELIV';
+}

@@ -32,6 +32,11 @@ export interface Message {
   submitState: 'ambiguous' | null;
   /** Why it is ambiguous, in words. */
   submitProblem?: string | null;
+  /**
+   * Final reports on single parts of a concatenated message, by part number (from 1), for
+   * gateways that report each part; the message's status follows from them (statusOfParts).
+   */
+  partStatuses?: Record<number, MessageStatus>;
 }
 
 /** The longest a message may wait for delivery, and the default (SPEC §6). */

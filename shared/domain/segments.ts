@@ -38,19 +38,39 @@ export function encodingOf(text: string): Encoding {
 
 export function countSegments(text: string): SegmentInfo {
   const encoding = encodingOf(text);
-  // Units each character takes, in order: 1 or 2 septets, or 1 or 2 UTF-16 code units.
-  const sizes = [...text].map((char) => (encoding === 'GSM-7' ? (EXTENSION.has(char) ? 2 : 1) : char.length));
-  const units = sizes.reduce((sum, size) => sum + size, 0);
+  const units = [...text].reduce((sum, char) => sum + unitsOf(char, encoding), 0);
+  return { encoding, segments: units === 0 ? 0 : splitSegments(text).length, units };
+}
+
+/**
+ * The text as the parts of a concatenated message, in order: one part when it fits a
+ * single message, else pieces of at most 153 septets or 67 code units, never splitting an
+ * escaped character or a surrogate pair. countSegments counts exactly these.
+ */
+export function splitSegments(text: string): string[] {
+  const encoding = encodingOf(text);
+  const chars = [...text];
   const limits = LIMITS[encoding];
-  if (units <= limits.single) return { encoding, segments: units === 0 ? 0 : 1, units };
-  let segments = 1;
+  const units = chars.reduce((sum, char) => sum + unitsOf(char, encoding), 0);
+  if (units <= limits.single) return units === 0 ? [] : [text];
+  const parts: string[] = [];
+  let part = '';
   let used = 0;
-  for (const size of sizes) {
+  for (const char of chars) {
+    const size = unitsOf(char, encoding);
     if (used + size > limits.part) {
-      segments++;
+      parts.push(part);
+      part = '';
       used = 0;
     }
+    part += char;
     used += size;
   }
-  return { encoding, segments, units };
+  parts.push(part);
+  return parts;
+}
+
+/** Septets (1, or 2 for the extension table) or UTF-16 code units a character takes. */
+function unitsOf(char: string, encoding: Encoding): number {
+  return encoding === 'GSM-7' ? (EXTENSION.has(char) ? 2 : 1) : char.length;
 }

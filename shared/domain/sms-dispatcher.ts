@@ -1,5 +1,5 @@
 import type { DeliveryReport, SmsGateway } from '../sms/gateway';
-import type { MessageStatus } from './message-status';
+import { isFinal, statusOfParts, type MessageStatus } from './message-status';
 import type { Message } from './messages';
 import { countSegments } from './segments';
 import type { Clock } from './time';
@@ -13,6 +13,8 @@ export interface MessageStore {
   markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
   applyStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
   findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined>;
+  /** Keeps the first final report of one part of a concatenated message; the message after it. */
+  recordPartStatus(id: number, part: number, status: MessageStatus): Promise<Message | undefined>;
 }
 
 /** A claim that never got a gateway answer and is older than ABANDONED_CLAIM_MS. */
@@ -89,26 +91,42 @@ export class SmsDispatcher {
         ? await messages.markAccepted(messageId, gateway.name, result.gatewayMessageId, clock())
         : await messages.applyStatus(messageId, 'REJECTD', clock());
     if (updated) await this.deps.onStatus?.(updated);
+    if (result.outcome === 'accepted') {
+      for (const part of result.refusedParts ?? []) await this.reportForMessage(messageId, gateway.name, 'REJECTD', clock(), part);
+    }
     return result.outcome;
   }
 
   /**
-   * A delivery report from any gateway. Reports for unknown ids are ignored (false);
-   * late, repeated and out-of-order ones change nothing that is further along.
-   */
-  /**
    * A delivery report tied to our message id (gateways whose reports name it, as Kannel's
-   * dlr-url does). False for an unknown message or one this gateway never took.
+   * dlr-url does), on the whole message or, for a concatenated message sent part by part,
+   * on one part (from 1): a part's final report is kept and the message's status follows
+   * from all of them (statusOfParts). False for an unknown message or part, or a message
+   * this gateway never took. Late, repeated and out-of-order reports change nothing that
+   * is further along.
    */
-  async reportForMessage(messageId: number, gateway: string, status: MessageStatus, at: Date): Promise<boolean> {
-    const message = await this.deps.messages.get(messageId);
+  async reportForMessage(messageId: number, gateway: string, status: MessageStatus, at: Date, part?: number): Promise<boolean> {
+    const { messages } = this.deps;
+    const message = await messages.get(messageId);
     // A report may overtake the recording of the submit: the message is then still ENQUEUD.
     if (!message || !(message.gateway === gateway || (message.gateway === null && message.status === 'ENQUEUD'))) return false;
-    const updated = await this.deps.messages.applyStatus(messageId, status, at);
+    let next: MessageStatus | undefined = status;
+    if (part !== undefined) {
+      if (!Number.isSafeInteger(part) || part < 1 || part > message.segNum) return false;
+      if (!isFinal(status)) return true; // a part is either delivered or not: nothing in between
+      const recorded = await messages.recordPartStatus(messageId, part, status);
+      next = recorded && statusOfParts(recorded.segNum, recorded.partStatuses ?? {});
+    }
+    const updated = next && (await messages.applyStatus(messageId, next, at));
     if (updated) await this.deps.onStatus?.(updated);
     return true;
   }
 
+  /**
+   * A delivery report from any gateway, found by the gateway's message id. Reports for
+   * unknown ids are ignored (false); late, repeated and out-of-order ones change nothing
+   * that is further along.
+   */
   async report(report: DeliveryReport): Promise<boolean> {
     const id = await this.deps.messages.findByGatewayId(report.gateway, report.gatewayMessageId);
     if (id === undefined) return false;

@@ -20,7 +20,12 @@ export interface OutboundSms {
  * submitted again blindly.
  */
 export type SubmitResult =
-  | { outcome: 'accepted'; gatewayMessageId: string }
+  | {
+      outcome: 'accepted';
+      gatewayMessageId: string;
+      /** Parts of a concatenated message, sent part by part, that the gateway refused (from 1). */
+      refusedParts?: number[];
+    }
   | { outcome: 'rejected'; reason: string }
   | { outcome: 'ambiguous'; reason: string };
 

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MessageStatus } from '../domain/message-status';
 import { secretReader, type SecretSetting } from '../secrets';
+import { splitSegments } from '../domain/segments';
 import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface KannelSettings {
@@ -45,52 +46,93 @@ export class KannelGateway implements SmsGateway {
     this.#reportSecret = secretReader(settings.reportSecret, settings.region);
   }
 
+  /**
+   * One sendsms call, or one per part for a concatenated message. Kannel would split a
+   * long text itself, but it passes on the delivery report of the first part only, so a
+   * message delivered in part would look delivered. Each part therefore goes as its own
+   * sendsms with the concatenation header (UDH) and a dlr-url naming the part; the
+   * message's status follows from all the parts' reports (statusOfParts). The first
+   * part decides the outcome of the submit; a later part that Kannel refuses is reported
+   * as such, one without an answer waits for its report or the message's expiry.
+   */
   async submit(sms: OutboundSms): Promise<SubmitResult> {
-    const { settings } = this;
     // Before anything goes out: failing to read a secret is an error, not an unknown outcome.
     const [password, reportSecret] = await Promise.all([this.#password(), this.#reportSecret()]);
+    const parts = splitSegments(sms.text);
+    const gatewayMessageId = `msg-${sms.messageId}`;
+    if (parts.length <= 1) {
+      const single = await this.#send(sms, { password, reportSecret, text: sms.text });
+      return single.outcome === 'accepted' ? { outcome: 'accepted', gatewayMessageId } : single;
+    }
+    const reference = sms.messageId % 256;
+    const refusedParts: number[] = [];
+    for (const [index, text] of parts.entries()) {
+      const part = index + 1;
+      const udh = concatenationHeader(reference, parts.length, part);
+      const result = await this.#send(sms, { password, reportSecret, text, part, udh });
+      if (part === 1 && result.outcome !== 'accepted') return result;
+      if (result.outcome === 'rejected') refusedParts.push(part);
+    }
+    return { outcome: 'accepted', gatewayMessageId, ...(refusedParts.length > 0 && { refusedParts }) };
+  }
+
+  async #send(
+    sms: OutboundSms,
+    piece: { password: string; reportSecret: string; text: string; part?: number; udh?: Uint8Array },
+  ): Promise<{ outcome: 'accepted' } | Exclude<SubmitResult, { outcome: 'accepted' }>> {
+    const { settings } = this;
     const query = new URLSearchParams({
       username: settings.username,
-      password,
+      password: piece.password,
       from: sms.from,
       to: sms.to,
-      text: sms.text,
+      text: piece.text,
       charset: 'UTF-8',
       coding: sms.encoding === 'UCS-2' ? '2' : '0',
       validity: String(sms.validityMinutes),
       'dlr-mask': '31',
-      'dlr-url': kannelReportUrl({ reportBaseUrl: settings.reportBaseUrl, reportSecret }, sms.messageId),
+      'dlr-url': kannelReportUrl({ reportBaseUrl: settings.reportBaseUrl, reportSecret: piece.reportSecret }, sms.messageId, piece.part),
     });
     if (settings.smsc) query.set('smsc', settings.smsc);
+    // Binary, so percent-encoded byte by byte (URLSearchParams would encode it as UTF-8).
+    const udh = piece.udh ? `&udh=${[...piece.udh].map((byte) => `%${byte.toString(16).padStart(2, '0').toUpperCase()}`).join('')}` : '';
     let response: Response;
     let body: string;
     try {
-      response = await fetch(`${settings.sendsmsUrl}?${query}`, { signal: AbortSignal.timeout(settings.timeoutMs) });
+      response = await fetch(`${settings.sendsmsUrl}?${query}${udh}`, { signal: AbortSignal.timeout(settings.timeoutMs) });
       body = (await response.text()).trim();
     } catch (error) {
       return { outcome: 'ambiguous', reason: `Kannel did not answer: ${(error as Error).message}` };
     }
-    if (response.status === 202 || (response.ok && /^[03]:/.test(body))) {
-      // Kannel gives no id of its own at submit; reports come to the dlr-url of this message.
-      return { outcome: 'accepted', gatewayMessageId: `msg-${sms.messageId}` };
-    }
+    // Kannel gives no id of its own at submit; reports come to the dlr-url of this message.
+    if (response.status === 202 || (response.ok && /^[03]:/.test(body))) return { outcome: 'accepted' };
     if (response.status >= 400 && response.status < 500) return { outcome: 'rejected', reason: `Kannel refused the message: ${response.status} ${body}` };
     return { outcome: 'ambiguous', reason: `Kannel answered ${response.status} ${body}` };
   }
 }
 
-/** The dlr-url for one message: Kannel fills in %d (report type), %A (SMSC answer), %F (SMSC message id), %T (time). */
-export function kannelReportUrl(settings: { reportBaseUrl: string; reportSecret: string }, messageId: number): string {
+/** The user data header of one part of a concatenated message (8-bit reference). */
+export function concatenationHeader(reference: number, parts: number, part: number): Uint8Array {
+  return Uint8Array.of(0x05, 0x00, 0x03, reference & 0xff, parts, part);
+}
+
+/**
+ * The dlr-url for one message, or one part of it: Kannel fills in %d (report type), %A
+ * (SMSC answer), %F (SMSC message id), %T (time). The signature covers message and part.
+ */
+export function kannelReportUrl(settings: { reportBaseUrl: string; reportSecret: string }, messageId: number, part?: number): string {
   const base = settings.reportBaseUrl.replace(/\/+$/, '');
-  return `${base}${KANNEL_REPORT_PATH}?message=${messageId}&sig=${reportSignature(settings.reportSecret, messageId)}&type=%d&answer=%A&fid=%F&ts=%T`;
+  const partQuery = part === undefined ? '' : `&part=${part}`;
+  return `${base}${KANNEL_REPORT_PATH}?message=${messageId}${partQuery}&sig=${reportSignature(settings.reportSecret, messageId, part)}&type=%d&answer=%A&fid=%F&ts=%T`;
 }
 
-export function reportSignature(secret: string, messageId: number): string {
-  return createHmac('sha256', secret).update(`kannel-dlr:${messageId}`).digest('hex').slice(0, 32);
+export function reportSignature(secret: string, messageId: number, part?: number): string {
+  const subject = part === undefined ? `kannel-dlr:${messageId}` : `kannel-dlr:${messageId}:${part}`;
+  return createHmac('sha256', secret).update(subject).digest('hex').slice(0, 32);
 }
 
-export function isValidReportSignature(secret: string, messageId: number, signature: string): boolean {
-  const expected = Buffer.from(reportSignature(secret, messageId));
+export function isValidReportSignature(secret: string, messageId: number, signature: string, part?: number): boolean {
+  const expected = Buffer.from(reportSignature(secret, messageId, part));
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

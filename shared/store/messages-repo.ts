@@ -128,6 +128,29 @@ export class MessagesRepository {
     return this.#move(id, status, at, {});
   }
 
+  /**
+   * A part's final report, kept as the first one that part got (a part's outcome never
+   * changes either); the message with every part report so far, or undefined if unknown.
+   */
+  async recordPartStatus(id: number, part: number, status: MessageStatus): Promise<Message | undefined> {
+    let updated: Message | undefined;
+    await conditionally(async () => {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'SET #part = if_not_exists(#part, :status)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#part': partAttribute(part) },
+          ExpressionAttributeValues: { ':status': status },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = fromItem(result.Attributes!);
+    });
+    return updated;
+  }
+
   async findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined> {
     const result = await this.store.db.send(
       new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }),
@@ -166,8 +189,26 @@ export class MessagesRepository {
   }
 }
 
+/** Each part's report is an attribute of its own: one write sets it without reading the rest. */
+function partAttribute(part: number): string {
+  return `part${part}Status`;
+}
+
+const PART_ATTRIBUTE = /^part(\d+)Status$/;
+
+function partStatusesOf(item: Record<string, NativeAttributeValue>): Record<number, MessageStatus> | undefined {
+  let parts: Record<number, MessageStatus> | undefined;
+  for (const [name, value] of Object.entries(item)) {
+    const part = PART_ATTRIBUTE.exec(name)?.[1];
+    if (part !== undefined) (parts ??= {})[Number(part)] = value as MessageStatus;
+  }
+  return parts;
+}
+
 function fromItem(item: Record<string, NativeAttributeValue>): Message {
+  const partStatuses = partStatusesOf(item);
   return {
+    ...(partStatuses && { partStatuses }),
     id: Number(item.id),
     accountId: Number(item.accountId),
     campaignId: Number(item.campaignId),

@@ -71,8 +71,8 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
       throw new Error(`Message ${id} is ${JSON.stringify(await statusOf(id))}, not ${status}\n${kannel.logs().slice(-3000)}`);
     });
   /** Calls the message's dlr-url as Kannel would, with the placeholders filled in. */
-  const report = (messageId: number, type: number, answer: string, sig?: string) => {
-    let url = kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, messageId)
+  const report = (messageId: number, type: number, answer: string, sig?: string, part?: number) => {
+    let url = kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, messageId, part)
       .replace('%d', String(type))
       .replace('%A', encodeURIComponent(answer))
       .replace('%F', '4242')
@@ -96,7 +96,11 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     const toSmsc = (to: string) => smsc.submits.filter((submit) => submit.to === to);
     expect(toSmsc('447400123450')).toEqual([expect.objectContaining({ from: 'SMSService', text: 'Your order has shipped', dataCoding: 0 })]);
     expect(toSmsc('447400123456')).toEqual([expect.objectContaining({ text: 'Ваш заказ отправлен', dataCoding: 8 })]);
-    expect(toSmsc('447400123451').map((submit) => submit.part)).toEqual([true, true]);
+    expect(toSmsc('447400123451').map((submit) => [submit.part, submit.partOf])).toEqual([
+      [true, [1, 2]],
+      [true, [2, 2]],
+    ]);
+    expect(toSmsc('447400123451').map((submit) => submit.text).join('')).toBe('Long message. '.repeat(14));
     expect(await statusOf(long.messageId)).toMatchObject({ segNum: 2 });
     expect((await service.runtime.campaigns.get(delivered.campaignId))?.status).toBe('DONE');
 
@@ -105,6 +109,45 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     const byMessage = new Map(hooks.map((hook) => [hook.data.messageId, hook]));
     expect([delivered, undelivered, rejected, long].map((sent) => byMessage.get(sent.messageId)?.data.status)).toEqual(['DELIVRD', 'UNDELIV', 'REJECTD', 'DELIVRD']);
     for (const hook of hooks) expect(hook.sign).toBe(signEvent(hook.eventId, hook.attempt, hook.eventCreateTs, secret));
+  });
+
+  it('reports a concatenated message by its parts: PDLIVRD while only some are delivered, UNDELIV when the rest fail', async () => {
+    // Prepare: two long messages, GSM-7 in 3 parts and UCS-2 in 2. The SMSC delivers the
+    // first part of each; for …3 it never reports the others, for …9 it fails them.
+    const gsmText = 'Part by part. '.repeat(30);
+    const ucsText = 'Доставка по частям. '.repeat(5);
+    const partial = await send('+447400123453', gsmText);
+    const failed = await send('+447400123459', ucsText);
+
+    // Act: the receipts come back through Kannel, one per part
+    await until(partial.messageId, 'PDLIVRD');
+    await until(failed.messageId, 'UNDELIV');
+
+    // Assess: each part went as a concatenated part with its own header, in the right coding
+    const toSmsc = (to: string) => smsc.submits.filter((submit) => submit.to === to);
+    expect(toSmsc('447400123453').map((submit) => [submit.partOf, submit.dataCoding])).toEqual([
+      [[1, 3], 0],
+      [[2, 3], 0],
+      [[3, 3], 0],
+    ]);
+    expect(toSmsc('447400123453').map((submit) => submit.text).join('')).toBe(gsmText);
+    expect(toSmsc('447400123459').map((submit) => [submit.partOf, submit.dataCoding])).toEqual([
+      [[1, 2], 8],
+      [[2, 2], 8],
+    ]);
+    expect(toSmsc('447400123459').map((submit) => submit.text).join('')).toBe(ucsText);
+    expect(await statusOf(partial.messageId)).toMatchObject({ status: 'PDLIVRD', segNum: 3 });
+    expect((await service.runtime.messageStore.get(partial.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD' });
+    expect((await service.runtime.messageStore.get(failed.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD', 2: 'UNDELIV' });
+
+    // The missing parts delivered after all (a late receipt for each): the message is DELIVRD
+    for (const part of [2, 3]) expect(await report(partial.messageId, 1, 'stat:DELIVRD', undefined, part)).toMatchObject({ status: 200 });
+    expect(await statusOf(partial.messageId)).toMatchObject({ status: 'DELIVRD' });
+    // A part that does not exist, and a part report signed for another part
+    expect((await report(partial.messageId, 1, 'stat:DELIVRD', undefined, 4)).status).toBe(404);
+    const otherPartSig = new URL(kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, failed.messageId, 1)).searchParams.get('sig')!;
+    expect((await report(failed.messageId, 1, 'stat:DELIVRD', otherPartSig, 2)).status).toBe(403);
+    expect(await statusOf(failed.messageId)).toMatchObject({ status: 'UNDELIV' });
   });
 
   it('refuses forged reports, takes signed ones once, and never moves a final status back', async () => {

@@ -17,10 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-async function newMessage(to = '447400123450'): Promise<number> {
+async function newMessage(to = '447400123450', segNum = 1): Promise<number> {
   const id = nextId++;
   const message: Message = {
-    id, accountId: 1, campaignId: id, from: 'Shop', to, text: 'Hello', segNum: 1, segUserBuy: 0.05, status: 'NEW',
+    id, accountId: 1, campaignId: id, from: 'Shop', to, text: 'Hello '.repeat(segNum === 1 ? 1 : 26 * segNum), segNum, segUserBuy: 0.05, status: 'NEW',
     uuid: `u${id}`, countryA2: 'GB', validityMinutes: 1440, createdAt: new Date().toISOString(),
     startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
   };
@@ -125,5 +125,58 @@ describe('SmsDispatcher', () => {
     await dispatcher.report({ gateway: 'counting', gatewayMessageId: `r${id}`, status: 'UNDELIV', at: new Date() });
     await dispatcher.report({ gateway: 'counting', gatewayMessageId: `r${id}`, status: 'DELIVRD', at: new Date() });
     expect(await messages.get(id)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: finalAt.toISOString() });
+  });
+
+  describe('a concatenated message reported part by part', () => {
+    const accept = countingGateway(async (sms) => ({ outcome: 'accepted', gatewayMessageId: `p${sms.messageId}` }));
+    let dispatcher: SmsDispatcher;
+    beforeAll(() => (dispatcher = new SmsDispatcher({ messages, gateway: accept.gateway, clock: () => new Date() })));
+    const at = new Date('2026-11-22T10:00:00Z');
+    const sent = async (parts: number) => {
+      const id = await newMessage('447400123450', parts);
+      expect(await dispatcher.dispatch(id)).toBe('accepted');
+      return id;
+    };
+
+    it('is PDLIVRD while only some parts are delivered and DELIVRD once all are, whatever the order and repeats', async () => {
+      const id = await sent(3);
+      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3)).toBe(true);
+      expect(await messages.get(id)).toMatchObject({ status: 'PDLIVRD', partStatuses: { 3: 'DELIVRD' } });
+      // A repeat, a later contrary report on the same part, and a non-final one change nothing
+      await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3);
+      await dispatcher.reportForMessage(id, 'counting', 'UNDELIV', at, 3);
+      await dispatcher.reportForMessage(id, 'counting', 'ACCEPTD', at, 1);
+      expect(await messages.get(id)).toMatchObject({ status: 'PDLIVRD', partStatuses: { 3: 'DELIVRD' } });
+      // The other two at once
+      await Promise.all([1, 2].map((part) => dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, part)));
+      expect(await messages.get(id)).toMatchObject({ status: 'DELIVRD', partStatuses: { 1: 'DELIVRD', 2: 'DELIVRD', 3: 'DELIVRD' } });
+    });
+
+    it('ends UNDELIV when a part fails, and waits while only failures are in', async () => {
+      const id = await sent(2);
+      await dispatcher.reportForMessage(id, 'counting', 'UNDELIV', at, 2);
+      expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD', partStatuses: { 2: 'UNDELIV' } });
+      await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 1);
+      expect(await messages.get(id)).toMatchObject({ status: 'UNDELIV' });
+    });
+
+    it('refuses parts the message does not have and reports from another gateway', async () => {
+      const id = await sent(2);
+      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3)).toBe(false);
+      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 0)).toBe(false);
+      expect(await dispatcher.reportForMessage(id, 'other', 'DELIVRD', at, 1)).toBe(false);
+      expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD' });
+      expect((await messages.get(id))?.partStatuses).toBeUndefined();
+    });
+
+    it('counts a part the gateway refused at submit as rejected', async () => {
+      const { gateway } = countingGateway(async (sms) => ({ outcome: 'accepted', gatewayMessageId: `q${sms.messageId}`, refusedParts: [2] }));
+      const refusing = new SmsDispatcher({ messages, gateway, clock: () => new Date() });
+      const id = await newMessage('447400123450', 2);
+      expect(await refusing.dispatch(id)).toBe('accepted');
+      expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD', partStatuses: { 2: 'REJECTD' } });
+      await refusing.reportForMessage(id, 'counting', 'DELIVRD', at, 1);
+      expect(await messages.get(id)).toMatchObject({ status: 'UNDELIV' });
+    });
   });
 });

@@ -75,8 +75,7 @@ log-level = 1
 group = sendsms-user
 username = ${username}
 password = ${password}
-max-messages = 10
-concatenation = true
+max-messages = 1
 `;
   const configFile = join(dir, 'kannel.conf');
   writeFileSync(configFile, config);

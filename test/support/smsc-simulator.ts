@@ -8,11 +8,12 @@ export type ReceiptStat = 'DELIVRD' | 'UNDELIV' | 'REJECTD' | 'EXPIRED';
  * client), answers each submit_sm with a message id and, a little later, sends a delivery
  * receipt (deliver_sm with the receipt text and TLVs) whose `stat:` the recipient decides:
  * last digit 6 → UNDELIV, 7 → REJECTD, 8 → no receipt at all, 9 → the first part of a
- * message DELIVRD and the others UNDELIV; anything else DELIVRD. Message ids are hexadecimal in upper case, as
- * several real SMSCs give them.
+ * concatenated message DELIVRD and the others UNDELIV, 3 → the first part DELIVRD and no
+ * receipt for the others; anything else DELIVRD. A part is known by its concatenation
+ * header (UDH). Message ids are hexadecimal in upper case, as several real SMSCs give them.
  */
 export async function startSmscSimulator(options: { reportDelayMs?: number } = {}) {
-  const submits: { id: string; to: string; from: string; part: boolean; dataCoding: number; text: string }[] = [];
+  const submits: { id: string; to: string; from: string; part: boolean; partOf?: [number, number]; dataCoding: number; text: string }[] = [];
   const sessions = new Set<Session>();
   const timers = new Set<NodeJS.Timeout>();
   let sequence = 0x1f0;
@@ -33,11 +34,13 @@ export async function startSmscSimulator(options: { reportDelayMs?: number } = {
       const id = (sequence++).toString(16).toUpperCase();
       const to = String(pdu.destination_addr);
       const part = (Number(pdu.esm_class) & 0x40) !== 0;
-      const message = pdu.short_message as { message?: string | Buffer } | undefined;
-      submits.push({ id, to, from: String(pdu.source_addr), part, dataCoding: Number(pdu.data_coding), text: String(message?.message ?? '') });
+      const message = pdu.short_message as { message?: string | Buffer; udh?: Buffer[] } | undefined;
+      // The concatenation element: 00 03 reference parts part
+      const concatenation = message?.udh?.find((element) => element[0] === 0x00 && element[1] === 0x03);
+      const partOf = concatenation ? ([concatenation[4], concatenation[3]] as [number, number]) : undefined;
+      submits.push({ id, to, from: String(pdu.source_addr), part, partOf, dataCoding: Number(pdu.data_coding), text: String(message?.message ?? '') });
       session.send(pdu.response({ message_id: id }));
-      const partIndex = submits.filter((submit) => submit.to === to && submit.part).length;
-      const stat = statFor(to, part ? partIndex : 1);
+      const stat = statFor(to, partOf?.[0] ?? 1);
       if (stat === undefined) return;
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -77,6 +80,7 @@ function statFor(to: string, partIndex: number): ReceiptStat | undefined {
   if (digit === '6') return 'UNDELIV';
   if (digit === '7') return 'REJECTD';
   if (digit === '9') return partIndex === 1 ? 'DELIVRD' : 'UNDELIV';
+  if (digit === '3') return partIndex === 1 ? 'DELIVRD' : undefined;
   return 'DELIVRD';
 }
 

@@ -1,4 +1,4 @@
-import { canMoveTo, statusesBefore } from '../../shared/domain/message-status';
+import { canMoveTo, statusesBefore, statusOfParts } from '../../shared/domain/message-status';
 
 describe('message status transitions', () => {
   it('moves forward through the pipeline', () => {
@@ -24,5 +24,22 @@ describe('message status transitions', () => {
   it('lists the statuses a conditional write may find before a move', () => {
     expect(statusesBefore('DELIVRD')).toEqual(['NEW', 'ENQUEUD', 'ACCEPTD', 'PDLIVRD']);
     expect(statusesBefore('ENQUEUD')).toEqual(['NEW']);
+  });
+});
+
+describe('statusOfParts', () => {
+  it.each([
+    [3, {}, undefined],
+    [3, { 2: 'UNDELIV' }, undefined],
+    [3, { 1: 'DELIVRD' }, 'PDLIVRD'],
+    [3, { 1: 'DELIVRD', 3: 'UNDELIV' }, 'PDLIVRD'],
+    [3, { 1: 'DELIVRD', 2: 'DELIVRD', 3: 'DELIVRD' }, 'DELIVRD'],
+    [2, { 1: 'DELIVRD', 2: 'UNDELIV' }, 'UNDELIV'],
+    [2, { 1: 'DELIVRD', 2: 'EXPIRED' }, 'UNDELIV'],
+    [2, { 1: 'REJECTD', 2: 'REJECTD' }, 'REJECTD'],
+    [2, { 1: 'EXPIRED', 2: 'EXPIRED' }, 'EXPIRED'],
+    [2, { 1: 'REJECTD', 2: 'EXPIRED' }, 'UNDELIV'],
+  ] as const)('%i parts reported %j → %s', (parts, reported, expected) => {
+    expect(statusOfParts(parts, reported)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { countSegments, encodingOf } from '../../shared/domain/segments';
+import { countSegments, encodingOf, splitSegments } from '../../shared/domain/segments';
 
 describe('countSegments', () => {
   it.each([
@@ -38,4 +38,31 @@ describe('countSegments', () => {
     expect(encodingOf('Hello Ç')).toBe('GSM-7');
     expect(encodingOf('Tab\there')).toBe('UCS-2');
   });
+});
+
+describe('splitSegments', () => {
+  it('keeps a text that fits one message whole, and gives nothing for an empty one', () => {
+    expect(splitSegments('a'.repeat(160))).toEqual(['a'.repeat(160)]);
+    expect(splitSegments('я'.repeat(70))).toEqual(['я'.repeat(70)]);
+    expect(splitSegments('')).toEqual([]);
+  });
+
+  it('cuts GSM-7 texts at 153 septets, moving an escaped character whole to the next part', () => {
+    expect(splitSegments('a'.repeat(307))).toEqual(['a'.repeat(153), 'a'.repeat(153), 'a']);
+    expect(splitSegments(`${'a'.repeat(152)}€${'b'.repeat(10)}`)).toEqual(['a'.repeat(152), `€${'b'.repeat(10)}`]);
+  });
+
+  it('cuts UCS-2 texts at 67 code units, never inside a surrogate pair', () => {
+    expect(splitSegments('я'.repeat(135))).toEqual(['я'.repeat(67), 'я'.repeat(67), 'я']);
+    expect(splitSegments(`${'я'.repeat(66)}😀${'ю'.repeat(5)}`)).toEqual(['я'.repeat(66), `😀${'ю'.repeat(5)}`]);
+  });
+
+  it.each(['a'.repeat(1530), `${'x€'.repeat(200)}`, 'Привет, мир! '.repeat(30), `${'😀'.repeat(100)}`])(
+    'gives back the text and as many parts as countSegments counts (%#)',
+    (text) => {
+      const parts = splitSegments(text);
+      expect(parts.join('')).toBe(text);
+      expect(parts).toHaveLength(countSegments(text).segments);
+    },
+  );
 });
