@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { visitorOf, type ClickEvent } from '../domain/clicks';
+import { clickEventBody, isoInstant, visitorOf, type ClickEvent } from '../domain/clicks';
 import type { CachedLink } from '../domain/link-cache';
 import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
@@ -23,8 +23,8 @@ export interface RedirectDeps {
 
 export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps): Promise<APIGatewayProxyStructuredResultV2> {
   const method = event.requestContext.http.method;
-  const code = event.rawPath.replace(/^\/+/, '').replace(/\/+$/, '');
-  const link = isCodeShaped(code.toLowerCase()) ? await deps.links.findForRedirect(code) : undefined;
+  const code = withoutSlashes(event.rawPath).toLowerCase();
+  const link = isCodeShaped(code) ? await deps.links.findForRedirect(code) : undefined;
   const now = deps.clock();
   const verdict: LinkVerdict | 'unknown' = link ? linkVerdict(link, now) : 'unknown';
   // HEAD counts nothing (SPEC §5); unknown codes are not clicks.
@@ -44,14 +44,21 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
  * Hands the click to the click queue; the aggregator counts it later, so the redirect
  * writes nothing. A queue failure costs a count, never the visitor's redirect.
  */
-async function reportClick(queues: Queues, link: CachedLink, redirected: boolean, at: Date, userAgent: string): Promise<void> {
+function reportClick(queues: Queues, link: CachedLink, redirected: boolean, at: Date, userAgent: string): Promise<void> {
   const visitor = visitorOf(userAgent);
-  const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: at.toISOString(), visitor, redirected: redirected && visitor === 'human' };
-  try {
-    await queues.send('clicks', JSON.stringify(click));
-  } catch (error) {
+  const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: isoInstant(at), visitor, redirected: redirected && visitor === 'human' };
+  return queues.send('clicks', clickEventBody(click)).catch((error: unknown) => {
     logger.error('Click not queued', { linkId: link.id, error: errorField(error) });
-  }
+  });
+}
+
+/** The path without its leading and trailing slashes: the code. */
+function withoutSlashes(path: string): string {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 47) start++;
+  while (end > start && path.charCodeAt(end - 1) === 47) end--;
+  return start === 0 && end === path.length ? path : path.slice(start, end);
 }
 
 const NO_STORE = { 'cache-control': 'private, no-store' };

@@ -44,7 +44,15 @@ interface StoredMessage {
 export class LocalQueue {
   readonly name: string;
   readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
-  /** In the order sent, as receiving takes them (SQS standard queues promise no order; this keeps it fair). */
+  /**
+   * Messages sent and not received yet, in the order sent: two arrays and no object per
+   * message until it is received, so sending (the redirect's path, for clicks) stays
+   * cheap however long the queue grows. Receiving takes them in order after `#messages`.
+   */
+  #freshBodies: string[] = [];
+  #freshSentAt: number[] = [];
+  #freshHead = 0;
+  /** Messages received at least once (in flight or waiting to be delivered again) and delayed sends. */
   readonly #messages = new Map<number, StoredMessage>();
   readonly #messageIds = sequentialIds();
   #seq = 0;
@@ -66,28 +74,30 @@ export class LocalQueue {
   }
 
   send(body: string, options: { delayMs?: number } = {}): void {
-    const seq = this.#seq++;
     const now = Date.now();
-    this.#messages.set(seq, {
-      seq,
-      messageId: undefined,
-      body,
-      sentAt: now,
-      firstReceivedAt: undefined,
-      receiveCount: 0,
-      visibleAt: now + (options.delayMs ?? 0),
-    });
-    this.#schedule(options.delayMs ?? 0);
+    const delayMs = options.delayMs ?? 0;
+    if (delayMs > 0) {
+      const seq = this.#seq++;
+      this.#messages.set(seq, { seq, messageId: undefined, body, sentAt: now, firstReceivedAt: undefined, receiveCount: 0, visibleAt: now + delayMs });
+    } else {
+      this.#freshBodies.push(body);
+      this.#freshSentAt.push(now);
+    }
+    this.#schedule(delayMs);
   }
 
   /** Messages waiting or in flight. */
   get depth(): number {
-    return this.#messages.size;
+    return this.#messages.size + this.#freshCount;
   }
 
   /** Bodies of the messages currently held (dead-letter inspection). */
   bodies(): string[] {
-    return [...this.#messages.values()].map((message) => message.body);
+    return [...[...this.#messages.values()].map((message) => message.body), ...this.#freshBodies.slice(this.#freshHead)];
+  }
+
+  get #freshCount(): number {
+    return this.#freshBodies.length - this.#freshHead;
   }
 
   /** Starts delivering batches to `handler` in the background. */
@@ -127,6 +137,11 @@ export class LocalQueue {
       this.#timer = undefined;
       this.#timerAt = Infinity;
       this.#pump();
+      // Nothing started (a later wake-up was folded into this one): wake up for the next.
+      if (this.#inFlight.size === 0) {
+        const wait = this.#nextVisibleIn(Date.now());
+        if (wait !== undefined) this.#schedule(wait);
+      }
     }, delayMs);
     this.#timer.unref();
   }
@@ -188,25 +203,50 @@ export class LocalQueue {
       message.firstReceivedAt ??= now;
       message.visibleAt = now + this.#options.visibilityTimeoutMs;
       batch.push(message);
-      if (batch.length === this.#options.batchSize) break;
+      if (batch.length === this.#options.batchSize) return batch;
+    }
+    // Then messages never received, in the order sent; from here on they are held by seq.
+    while (batch.length < this.#options.batchSize && this.#freshCount > 0) {
+      const head = this.#freshHead++;
+      const seq = this.#seq++;
+      const message: StoredMessage = {
+        seq,
+        messageId: this.#messageIds(),
+        body: this.#freshBodies[head]!,
+        sentAt: this.#freshSentAt[head]!,
+        firstReceivedAt: now,
+        receiveCount: 1,
+        visibleAt: now + this.#options.visibilityTimeoutMs,
+      };
+      this.#messages.set(seq, message);
+      batch.push(message);
+    }
+    // Let the taken part of the arrays go once it is most of them.
+    if (this.#freshHead > 1024 && this.#freshHead * 2 > this.#freshBodies.length) {
+      this.#freshBodies = this.#freshBodies.slice(this.#freshHead);
+      this.#freshSentAt = this.#freshSentAt.slice(this.#freshHead);
+      this.#freshHead = 0;
     }
     return batch;
   }
 
   /** Visible messages, counting no further than `enough`. */
   #countVisible(now: number, enough: number): number {
-    let count = 0;
+    let count = Math.min(this.#freshCount, enough);
+    if (count === enough) return count;
     for (const message of this.#messages.values()) if (message.visibleAt <= now && ++count === enough) break;
     return count;
   }
 
   #hasVisible(now: number): boolean {
+    if (this.#freshCount > 0) return true;
     for (const message of this.#messages.values()) if (message.visibleAt <= now) return true;
     return false;
   }
 
   /** Milliseconds until the next message becomes visible, or undefined when the queue is empty. */
   #nextVisibleIn(now: number): number | undefined {
+    if (this.#freshCount > 0) return 0;
     let soonest: number | undefined;
     for (const message of this.#messages.values()) soonest = Math.min(soonest ?? Infinity, message.visibleAt);
     return soonest === undefined ? undefined : Math.max(0, soonest - now);

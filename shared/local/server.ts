@@ -21,15 +21,14 @@ const nextRequestId = sequentialIds();
 export async function startHttpServer(options: { port: number; host?: string }): Promise<{ server: Server; port: number }> {
   const handlers = new Map<string, LambdaHandler>();
   const load = async (name: string) => {
-    let handler = handlers.get(name);
-    if (!handler) {
-      handler = ((await import(`../../functions/${name}`)) as { handler: LambdaHandler }).handler;
-      handlers.set(name, handler);
-    }
+    const handler = ((await import(`../../functions/${name}`)) as { handler: LambdaHandler }).handler;
+    handlers.set(name, handler);
     return handler;
   };
 
-  const server = createServer((req, res) => void route(req, res, load));
+  const server = createServer((req, res) => {
+    dispatch(req, res, handlers, load).catch((error: unknown) => fail(res, error));
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -38,17 +37,18 @@ export async function startHttpServer(options: { port: number; host?: string }):
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-async function route(req: IncomingMessage, res: ServerResponse, load: (name: string) => Promise<LambdaHandler>): Promise<void> {
-  try {
-    await dispatch(req, res, load);
-  } catch (error) {
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Local server failure', error: String((error as Error)?.stack ?? error) }));
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end('Internal error');
-  }
+function fail(res: ServerResponse, error: unknown): void {
+  console.error(JSON.stringify({ level: 'ERROR', message: 'Local server failure', error: String((error as Error)?.stack ?? error) }));
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+  res.end('Internal error');
 }
 
-async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: string) => Promise<LambdaHandler>): Promise<void> {
+async function dispatch(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handlers: ReadonlyMap<string, LambdaHandler>,
+  load: (name: string) => Promise<LambdaHandler>,
+): Promise<void> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
@@ -73,7 +73,7 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, load: (name: 
   // Most short-link requests carry no body: they skip the stream machinery.
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   const event = toEvent(req, path, rawQueryString, hasBody ? await readBody(req) : EMPTY);
-  const handler = await load(handlerName);
+  const handler = handlers.get(handlerName) ?? (await load(handlerName));
   const result = (await handler(event, lambdaContext(handlerName, event.requestContext.requestId))) ?? {};
   writeResult(res, result, method === 'HEAD');
 }

@@ -151,4 +151,51 @@ describe('LocalQueue', () => {
     // Assess: not held back until the hidden message's timeout
     expect(delivered).toEqual(['fails', 'next']);
   });
+
+  it('holds a long backlog without a consumer and then delivers all of it once, in order, with distinct ids', async () => {
+    // Prepare: 5,000 messages sent before anyone consumes (as with LOCAL_QUEUE_CONSUMERS=off)
+    const q = queue({ batchSize: 100 });
+    for (let i = 0; i < 5000; i++) q.send(String(i));
+    expect(q.depth).toBe(5000);
+    expect(q.bodies().slice(0, 3)).toEqual(['0', '1', '2']);
+    const seen: string[] = [];
+    const ids = new Set<string>();
+    let failOnce = true;
+
+    // Act: one batch fails on its first message, which comes back after the visibility timeout
+    q.consume(async (event) => {
+      for (const record of event.Records) ids.add(record.messageId);
+      if (failOnce && event.Records[0]!.body === '2500') {
+        failOnce = false;
+        seen.push(...event.Records.slice(1).map((record) => record.body));
+        return { batchItemFailures: [{ itemIdentifier: event.Records[0]!.messageId }] };
+      }
+      seen.push(...event.Records.map((record) => record.body));
+      return undefined;
+    });
+    await q.drain();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+
+    // Assess
+    expect(q.depth).toBe(1); // the failed one, hidden until its visibility timeout
+    expect(seen).toHaveLength(4999);
+    expect(seen.slice(0, 2500)).toEqual(Array.from({ length: 2500 }, (_, i) => String(i)));
+    expect(ids.size).toBe(5000);
+  });
+
+  it('keeps a delayed message hidden until its delay has passed', async () => {
+    const q = queue();
+    const received: string[] = [];
+    q.consume(async (event) => {
+      received.push(...event.Records.map((record) => record.body));
+    });
+    q.send('later', { delayMs: 80 });
+    q.send('now');
+    await q.drain();
+    expect(received).toEqual(['now']);
+    expect(q.depth).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(received).toEqual(['now', 'later']);
+    expect(q.depth).toBe(0);
+  });
 });
