@@ -12,11 +12,11 @@ import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const CODES = Number(process.env.BENCH_CODES ?? 1000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DEMO_KEY = 'bench000000000000000000000000000000key01';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
 
 async function main(): Promise<void> {
   ensureCommand('wrk', 'wrk');
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       const p50 = median(runs.map((run) => run.p50Ms));
       const p99 = median(runs.map((run) => run.p99Ms));
       const errors = runs.reduce((sum, run) => sum + run.non2xx3xx, 0);
-      return `  ${label.padEnd(30)}${rps.toFixed(0).padStart(7)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req  p50 ${p50} ms  p99 ${p99} ms${errors ? `  (${errors} non-3xx)` : ''}`;
+      return `  ${label.padEnd(30)}${rps.toFixed(0).padStart(7)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms${errors ? `  (${errors} non-3xx)` : ''}`;
     };
     const ratios = (runs: Run[], measure: (run: Run) => number, inverse = false) => {
       const perRound = runs.map((run, i) => (inverse ? measure(throughput.bare[i]!) / measure(run) : measure(run) / measure(throughput.bare[i]!)));
@@ -68,9 +68,9 @@ function cpuMicros(pid: number): number {
 
 /**
  * Each server as its own process, all started before the timed runs, and wrk as another
- * process against one server at a time. The servers take turns, round after round, so a
- * change in the load the shared machine carries shows in every series alike; each
- * round's ratio compares runs made seconds apart. The service's click consumer is off
+ * process against one server at a time. The servers take turns, round after round (many
+ * short rounds), so a change in the load the shared machine carries shows in every series
+ * alike; each round's ratio compares a service run with the bare run right next to it. The service's click consumer is off
  * during the timed runs: what is measured is the redirect's own path (on AWS the
  * aggregator runs in its own function; here it would share the one core the server has,
  * and a random-code load makes it write for every click).
@@ -115,10 +115,9 @@ async function measureThroughput(work: string) {
     { name: 'defaultTtl', ...(await startService({ LOCAL_QUEUE_CONSUMERS: 'off', LINK_CACHE_TTL_MS: '5000' }, copyDir)) },
   ];
   const bare = await startProcess(process.execPath, ['scripts/bench/bare-server.mjs', codesFile], /Ready: (\d+)/);
-  const targets = [
-    ...servers.map((server) => ({ name: server.name, child: server.child, url: server.match[1]! })),
-    { name: 'bare', child: bare.child, url: `http://127.0.0.1:${bare.match[1]}` },
-  ];
+  // Bare in the middle: each service run is next to the bare run it is compared with.
+  const [warm, defaultTtl] = servers.map((server) => ({ name: server.name, child: server.child, url: server.match[1]! }));
+  const targets = [warm!, { name: 'bare', child: bare.child, url: `http://127.0.0.1:${bare.match[1]}` }, defaultTtl!];
   try {
     for (const target of targets) runWrk(target.url, codesFile, { seconds: 3, connections: CONNECTIONS, threads: 1 }); // JIT, caches
     const runs: Record<string, Run[]> = { warm: [], defaultTtl: [], bare: [] };

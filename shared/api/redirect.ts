@@ -3,7 +3,7 @@ import { clickEventBody, isoInstant, visitorOf, type ClickEvent } from '../domai
 import type { CachedLink } from '../domain/link-cache';
 import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
-import { linkVerdict, redirectTarget, type LinkVerdict } from '../domain/links';
+import { linkVerdict, type LinkVerdict } from '../domain/links';
 import type { Clock } from '../domain/time';
 import type { Queues } from '../queue/queues';
 import { errorField, logger } from '../telemetry';
@@ -30,7 +30,7 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
   // HEAD counts nothing (SPEC §5); unknown codes are not clicks.
   if (link && method === 'GET') await reportClick(deps.queues, link, verdict === 'redirect', now, event.requestContext.http.userAgent);
   if (verdict === 'redirect') {
-    return { statusCode: 302, headers: { location: redirectTarget(link!.fullLink), ...NO_STORE }, body: '' };
+    return { statusCode: 302, headers: { location: link!.target, 'cache-control': NO_STORE['cache-control'] }, body: '' };
   }
   const page = PAGES[verdict];
   return {

@@ -1,7 +1,10 @@
-import type { Link } from './links';
+import { redirectTarget, type Link } from './links';
 
-/** What the redirect needs of a link. */
-export type CachedLink = Pick<Link, 'id' | 'accountId' | 'code' | 'fullLink' | 'status' | 'moderatorStatus' | 'expiresAt'>;
+/** What the redirect needs of a link, with where it sends visitors worked out once. */
+export type CachedLink = Pick<Link, 'id' | 'accountId' | 'code' | 'fullLink' | 'status' | 'moderatorStatus' | 'expiresAt'> & {
+  /** redirectTarget(fullLink): the Location of its 302. */
+  target: string;
+};
 
 interface Entry {
   link: CachedLink | null;
@@ -65,5 +68,5 @@ export class LinkCache {
 
 export function cachedLink(link: Link): CachedLink {
   const { id, accountId, code, fullLink, status, moderatorStatus, expiresAt } = link;
-  return { id, accountId, code, fullLink, status, moderatorStatus, expiresAt };
+  return { id, accountId, code, fullLink, status, moderatorStatus, expiresAt, target: redirectTarget(fullLink) };
 }

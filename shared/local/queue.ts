@@ -1,6 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
 import type { QueueName, Queues } from '../queue/queues';
+import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
@@ -45,13 +46,12 @@ export class LocalQueue {
   readonly name: string;
   readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
   /**
-   * Messages sent and not received yet, in the order sent: two arrays and no object per
-   * message until it is received, so sending (the redirect's path, for clicks) stays
-   * cheap however long the queue grows. Receiving takes them in order after `#messages`.
+   * Messages sent and not received yet, in the order sent, outside the JS heap and with
+   * no object per message until it is received: sending (the redirect's path, for
+   * clicks) stays cheap however long the queue grows. Receiving takes them in order
+   * after `#messages`.
    */
-  #freshBodies: string[] = [];
-  #freshSentAt: number[] = [];
-  #freshHead = 0;
+  readonly #fresh = new BodyLog();
   /** Messages received at least once (in flight or waiting to be delivered again) and delayed sends. */
   readonly #messages = new Map<number, StoredMessage>();
   readonly #messageIds = sequentialIds();
@@ -80,8 +80,7 @@ export class LocalQueue {
       const seq = this.#seq++;
       this.#messages.set(seq, { seq, messageId: undefined, body, sentAt: now, firstReceivedAt: undefined, receiveCount: 0, visibleAt: now + delayMs });
     } else {
-      this.#freshBodies.push(body);
-      this.#freshSentAt.push(now);
+      this.#fresh.append(body, now);
     }
     this.#schedule(delayMs);
   }
@@ -93,11 +92,11 @@ export class LocalQueue {
 
   /** Bodies of the messages currently held (dead-letter inspection). */
   bodies(): string[] {
-    return [...[...this.#messages.values()].map((message) => message.body), ...this.#freshBodies.slice(this.#freshHead)];
+    return [...[...this.#messages.values()].map((message) => message.body), ...this.#fresh.peekAll()];
   }
 
   get #freshCount(): number {
-    return this.#freshBodies.length - this.#freshHead;
+    return this.#fresh.size;
   }
 
   /** Starts delivering batches to `handler` in the background. */
@@ -206,26 +205,21 @@ export class LocalQueue {
       if (batch.length === this.#options.batchSize) return batch;
     }
     // Then messages never received, in the order sent; from here on they are held by seq.
-    while (batch.length < this.#options.batchSize && this.#freshCount > 0) {
-      const head = this.#freshHead++;
+    while (batch.length < this.#options.batchSize) {
+      const fresh = this.#fresh.take();
+      if (!fresh) break;
       const seq = this.#seq++;
       const message: StoredMessage = {
         seq,
         messageId: this.#messageIds(),
-        body: this.#freshBodies[head]!,
-        sentAt: this.#freshSentAt[head]!,
+        body: fresh.body,
+        sentAt: fresh.at,
         firstReceivedAt: now,
         receiveCount: 1,
         visibleAt: now + this.#options.visibilityTimeoutMs,
       };
       this.#messages.set(seq, message);
       batch.push(message);
-    }
-    // Let the taken part of the arrays go once it is most of them.
-    if (this.#freshHead > 1024 && this.#freshHead * 2 > this.#freshBodies.length) {
-      this.#freshBodies = this.#freshBodies.slice(this.#freshHead);
-      this.#freshSentAt = this.#freshSentAt.slice(this.#freshHead);
-      this.#freshHead = 0;
     }
     return batch;
   }

@@ -92,51 +92,78 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 function toEvent(req: IncomingMessage, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
-  // Node gives repeated headers as arrays only for a few names (set-cookie); API Gateway joins them.
-  let headers = req.headers as Record<string, string>;
-  for (const name in headers) {
-    if (typeof headers[name] !== 'string') {
-      headers = Object.fromEntries(
-        Object.entries(req.headers).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value.join(',') : value]])),
-      );
-      break;
-    }
-  }
   // API Gateway joins repeated query parameters with commas.
   const queryStringParameters = rawQueryString
     ? Object.fromEntries(
         Object.entries(parseQueryString(rawQueryString)).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
       )
     : undefined;
+  // Host and User-Agent straight from the raw header list: a short-link request then
+  // never needs the headers object, which is made only when a handler reads it.
+  let host = 'localhost';
+  let userAgent = '';
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') host = raw[i + 1]!;
+    else if (name.length === 10 && name.toLowerCase() === 'user-agent') userAgent = raw[i + 1]!;
+  }
   const now = Date.now();
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString,
-    headers,
-    queryStringParameters,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      http: {
-        method: req.method ?? 'GET',
-        path,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId: nextRequestId(),
-      routeKey: '$default',
-      stage: '$default',
-      time: httpTime(now),
-      timeEpoch: now,
+  return new LocalEvent(req, path, rawQueryString, queryStringParameters, body.length > 0 ? body.toString('utf8') : undefined, {
+    accountId: 'local',
+    apiId: 'local',
+    domainName: host,
+    domainPrefix: 'local',
+    http: {
+      method: req.method ?? 'GET',
+      path,
+      protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      userAgent,
     },
-    body: body.length > 0 ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
-  };
+    requestId: nextRequestId(),
+    routeKey: '$default',
+    stage: '$default',
+    time: httpTime(now),
+    timeEpoch: now,
+  });
+}
+
+/** A payload-2.0 event as API Gateway builds it, its headers object made on first read. */
+class LocalEvent implements APIGatewayProxyEventV2 {
+  readonly version = '2.0';
+  readonly routeKey = '$default';
+  readonly isBase64Encoded = false;
+  #headers: Record<string, string> | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly rawPath: string,
+    readonly rawQueryString: string,
+    readonly queryStringParameters: Record<string, string> | undefined,
+    readonly body: string | undefined,
+    readonly requestContext: APIGatewayProxyEventV2['requestContext'],
+  ) {}
+
+  get headers(): Record<string, string> {
+    return (this.#headers ??= joinedHeaders(this.req));
+  }
+
+  set headers(headers: Record<string, string>) {
+    this.#headers = headers;
+  }
+}
+
+/**
+ * The request's headers by lower-case name. Node joins repeated headers itself except
+ * set-cookie, which it gives as an array; API Gateway joins that too.
+ */
+function joinedHeaders(req: IncomingMessage): Record<string, string> {
+  const headers = req.headers;
+  if (headers['set-cookie'] === undefined) return headers as Record<string, string>;
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value.join(',') : value]])),
+  );
 }
 
 let timeSecond = -1;
@@ -154,7 +181,8 @@ function httpTime(now: number): string {
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean): void {
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined;
-  const headers: Record<string, string | number | boolean> = result.headers ? Object.assign({}, result.headers) : {};
+  // The result is the server's once the handler returned it: its headers object is reused.
+  const headers: Record<string, string | number | boolean> = result.headers ?? {};
   headers['content-length'] = body?.length ?? 0;
   res.writeHead(result.statusCode ?? 200, headers as Record<string, string | number>);
   // One write for headers and body together (an empty chunk would cost a second one).

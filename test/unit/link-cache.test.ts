@@ -8,6 +8,7 @@ const link = (id: number): CachedLink => ({
   status: 1,
   moderatorStatus: 1,
   expiresAt: null,
+  target: `https://example.com/${id}`,
 });
 
 describe('LinkCache', () => {
