@@ -59,7 +59,7 @@ async function dispatch(
     return;
   }
   let handlerName: string;
-  if (/^\/service(\/|$)/i.test(path)) {
+  if (isServicePath(path)) {
     const resolution = resolveOperation(path);
     handlerName = resolution.kind === 'operation' ? resolution.handler : 'api-fallback';
   } else if (path === KANNEL_REPORT_PATH && (method === 'GET' || method === 'POST')) {
@@ -70,9 +70,9 @@ async function dispatch(
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
+  const head = headlines(req.rawHeaders);
   // Most short-link requests carry no body: they skip the stream machinery.
-  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-  const event = toEvent(req, path, rawQueryString, hasBody ? await readBody(req) : EMPTY);
+  const event = toEvent(req, head, path, rawQueryString, head.hasBody ? await readBody(req) : EMPTY);
   const handler = handlers.get(handlerName) ?? (await load(handlerName));
   const result = (await handler(event, lambdaContext(handlerName, event.requestContext.requestId))) ?? {};
   writeResult(res, result, method === 'HEAD');
@@ -91,35 +91,61 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function toEvent(req: IncomingMessage, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
+/** `/service` or `/service/…`, in any letter case. */
+function isServicePath(path: string): boolean {
+  return path.length >= 8 && (path.length === 8 || path.charCodeAt(8) === 47) && path.slice(1, 8).toLowerCase() === 'service';
+}
+
+interface Headlines {
+  host: string;
+  userAgent: string;
+  hasBody: boolean;
+}
+
+/**
+ * What routing and the event's request context need, straight from the raw header list:
+ * a short-link request then never needs Node's headers object, which is made only when a
+ * handler reads the event's headers.
+ */
+function headlines(raw: string[]): Headlines {
+  const found: Headlines = { host: 'localhost', userAgent: '', hasBody: false };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'host') found.host = raw[i + 1]!;
+        break;
+      case 10:
+        if (name.toLowerCase() === 'user-agent') found.userAgent = raw[i + 1]!;
+        break;
+      case 14:
+      case 17:
+        if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding') found.hasBody = true;
+        break;
+    }
+  }
+  return found;
+}
+
+function toEvent(req: IncomingMessage, head: Headlines, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
   // API Gateway joins repeated query parameters with commas.
   const queryStringParameters = rawQueryString
     ? Object.fromEntries(
         Object.entries(parseQueryString(rawQueryString)).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
       )
     : undefined;
-  // Host and User-Agent straight from the raw header list: a short-link request then
-  // never needs the headers object, which is made only when a handler reads it.
-  let host = 'localhost';
-  let userAgent = '';
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') host = raw[i + 1]!;
-    else if (name.length === 10 && name.toLowerCase() === 'user-agent') userAgent = raw[i + 1]!;
-  }
   const now = Date.now();
   return new LocalEvent(req, path, rawQueryString, queryStringParameters, body.length > 0 ? body.toString('utf8') : undefined, {
     accountId: 'local',
     apiId: 'local',
-    domainName: host,
+    domainName: head.host,
     domainPrefix: 'local',
     http: {
       method: req.method ?? 'GET',
       path,
       protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
       sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      userAgent,
+      userAgent: head.userAgent,
     },
     requestId: nextRequestId(),
     routeKey: '$default',
