@@ -27,11 +27,13 @@ export async function kannelReport(
   if (part !== undefined && !(Number.isSafeInteger(part) && part >= 1)) return text(400, 'part must be a part number from 1');
   if (!isValidReportSignature(await deps.secret(), messageId, query.sig, part)) return text(403, 'Bad signature');
   const status = kannelReportStatus(type, query.answer ?? '');
-  if (status === undefined) return text(200, 'OK (no status change)');
   const seconds = Number(query.ts);
   const at = Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : deps.clock();
-  const known = await deps.dispatcher.reportForMessage(messageId, 'kannel', status, at, part);
-  return known ? text(200, 'OK') : text(404, 'No such message from this gateway');
+  // %F: the SMSC's id, as Kannel passes it on (its msg-id-type setting decides hex or decimal)
+  const smscMessageId = query.fid?.trim() || undefined;
+  const known = await deps.dispatcher.reportForMessage({ messageId, gateway: 'kannel', status, at, part, smscMessageId });
+  if (!known) return text(404, 'No such message from this gateway');
+  return text(200, status === undefined ? 'OK (no status change)' : 'OK');
 }
 
 function text(statusCode: number, body: string): APIGatewayProxyStructuredResultV2 {

@@ -37,6 +37,8 @@ export interface Message {
    * gateways that report each part; the message's status follows from them (statusOfParts).
    */
   partStatuses?: Record<number, MessageStatus>;
+  /** Ids the SMSC gave the message (one per part), normalized, for reconciling with its records. */
+  smscMessageIds?: string[];
 }
 
 /** The longest a message may wait for delivery, and the default (SPEC §6). */

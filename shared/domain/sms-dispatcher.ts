@@ -1,4 +1,5 @@
 import type { DeliveryReport, SmsGateway } from '../sms/gateway';
+import { normalizeGatewayMessageId } from '../sms/gateway-ids';
 import { isFinal, statusOfParts, type MessageStatus } from './message-status';
 import type { Message } from './messages';
 import { countSegments } from './segments';
@@ -15,6 +16,21 @@ export interface MessageStore {
   findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined>;
   /** Keeps the first final report of one part of a concatenated message; the message after it. */
   recordPartStatus(id: number, part: number, status: MessageStatus): Promise<Message | undefined>;
+  /** Adds an id the SMSC gave the message (or one of its parts). */
+  recordSmscMessageId(id: number, smscMessageId: string): Promise<void>;
+}
+
+/** A delivery report that names our message (see SmsDispatcher.reportForMessage). */
+export interface MessageReport {
+  messageId: number;
+  gateway: string;
+  /** Undefined for reports that move nothing (the SMSC took the message). */
+  status: MessageStatus | undefined;
+  at: Date;
+  /** The part (from 1) of a concatenated message sent part by part. */
+  part?: number;
+  /** The SMSC's id for the message or part, as the gateway passes it on. */
+  smscMessageId?: string;
 }
 
 /** A claim that never got a gateway answer and is older than ABANDONED_CLAIM_MS. */
@@ -92,7 +108,9 @@ export class SmsDispatcher {
         : await messages.applyStatus(messageId, 'REJECTD', clock());
     if (updated) await this.deps.onStatus?.(updated);
     if (result.outcome === 'accepted') {
-      for (const part of result.refusedParts ?? []) await this.reportForMessage(messageId, gateway.name, 'REJECTD', clock(), part);
+      for (const part of result.refusedParts ?? []) {
+        await this.reportForMessage({ messageId, gateway: gateway.name, status: 'REJECTD', at: clock(), part });
+      }
     }
     return result.outcome;
   }
@@ -101,19 +119,24 @@ export class SmsDispatcher {
    * A delivery report tied to our message id (gateways whose reports name it, as Kannel's
    * dlr-url does), on the whole message or, for a concatenated message sent part by part,
    * on one part (from 1): a part's final report is kept and the message's status follows
-   * from all of them (statusOfParts). False for an unknown message or part, or a message
-   * this gateway never took. Late, repeated and out-of-order reports change nothing that
-   * is further along.
+   * from all of them (statusOfParts). A report without a status (the SMSC took the
+   * message) still records the SMSC's id for it. False for an unknown message or part, or
+   * a message this gateway never took. Late, repeated and out-of-order reports change
+   * nothing that is further along.
    */
-  async reportForMessage(messageId: number, gateway: string, status: MessageStatus, at: Date, part?: number): Promise<boolean> {
+  async reportForMessage(report: MessageReport): Promise<boolean> {
     const { messages } = this.deps;
+    const { messageId, gateway, status, at, part } = report;
     const message = await messages.get(messageId);
     // A report may overtake the recording of the submit: the message is then still ENQUEUD.
     if (!message || !(message.gateway === gateway || (message.gateway === null && message.status === 'ENQUEUD'))) return false;
+    if (part !== undefined && !(Number.isSafeInteger(part) && part >= 1 && part <= message.segNum)) return false;
+    const smscMessageId = report.smscMessageId && normalizeGatewayMessageId(report.smscMessageId);
+    if (smscMessageId && !message.smscMessageIds?.includes(smscMessageId)) await messages.recordSmscMessageId(messageId, smscMessageId);
+    // A part is either delivered or not: nothing in between counts for it.
+    if (status === undefined || (part !== undefined && !isFinal(status))) return true;
     let next: MessageStatus | undefined = status;
     if (part !== undefined) {
-      if (!Number.isSafeInteger(part) || part < 1 || part > message.segNum) return false;
-      if (!isFinal(status)) return true; // a part is either delivered or not: nothing in between
       const recorded = await messages.recordPartStatus(messageId, part, status);
       next = recorded && statusOfParts(recorded.segNum, recorded.partStatuses ?? {});
     }

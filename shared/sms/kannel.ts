@@ -151,7 +151,3 @@ export function kannelReportStatus(type: number, answer: string): MessageStatus 
   return undefined;
 }
 
-/** Gateway message ids as keys: trimmed, lower case (SMSCs differ in the case of hex ids). */
-export function normalizeGatewayMessageId(id: string): string {
-  return id.trim().toLowerCase();
-}

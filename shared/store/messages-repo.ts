@@ -151,6 +151,20 @@ export class MessagesRepository {
     return updated;
   }
 
+  async recordSmscMessageId(id: number, smscMessageId: string): Promise<void> {
+    await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'ADD smscMessageIds :ids',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':ids': new Set([smscMessageId]) },
+        }),
+      ),
+    );
+  }
+
   async findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined> {
     const result = await this.store.db.send(
       new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }),
@@ -209,6 +223,7 @@ function fromItem(item: Record<string, NativeAttributeValue>): Message {
   const partStatuses = partStatusesOf(item);
   return {
     ...(partStatuses && { partStatuses }),
+    ...(item.smscMessageIds instanceof Set && { smscMessageIds: [...(item.smscMessageIds as Set<string>)].sort() }),
     id: Number(item.id),
     accountId: Number(item.accountId),
     campaignId: Number(item.campaignId),

@@ -139,6 +139,11 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect(await statusOf(partial.messageId)).toMatchObject({ status: 'PDLIVRD', segNum: 3 });
     expect((await service.runtime.messageStore.get(partial.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD' });
     expect((await service.runtime.messageStore.get(failed.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD', 2: 'UNDELIV' });
+    // The SMSC's id for every part (upper-case hex at the SMSC; Kannel, told so by its
+    // msg-id-type, passes them on as decimal) is kept with the message, also for the parts
+    // that never got a receipt (the SMSC's acknowledgement carries it)
+    const smscIds = toSmsc('447400123453').map((submit) => String(parseInt(submit.id, 16)));
+    expect((await service.runtime.messageStore.get(partial.messageId))?.smscMessageIds).toEqual([...smscIds].sort());
 
     // The missing parts delivered after all (a late receipt for each): the message is DELIVRD
     for (const part of [2, 3]) expect(await report(partial.messageId, 1, 'stat:DELIVRD', undefined, part)).toMatchObject({ status: 200 });

@@ -140,31 +140,31 @@ describe('SmsDispatcher', () => {
 
     it('is PDLIVRD while only some parts are delivered and DELIVRD once all are, whatever the order and repeats', async () => {
       const id = await sent(3);
-      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3)).toBe(true);
+      expect(await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 3 })).toBe(true);
       expect(await messages.get(id)).toMatchObject({ status: 'PDLIVRD', partStatuses: { 3: 'DELIVRD' } });
       // A repeat, a later contrary report on the same part, and a non-final one change nothing
-      await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3);
-      await dispatcher.reportForMessage(id, 'counting', 'UNDELIV', at, 3);
-      await dispatcher.reportForMessage(id, 'counting', 'ACCEPTD', at, 1);
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 3 });
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'UNDELIV', at, part: 3 });
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'ACCEPTD', at, part: 1 });
       expect(await messages.get(id)).toMatchObject({ status: 'PDLIVRD', partStatuses: { 3: 'DELIVRD' } });
       // The other two at once
-      await Promise.all([1, 2].map((part) => dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, part)));
+      await Promise.all([1, 2].map((part) => dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: part })));
       expect(await messages.get(id)).toMatchObject({ status: 'DELIVRD', partStatuses: { 1: 'DELIVRD', 2: 'DELIVRD', 3: 'DELIVRD' } });
     });
 
     it('ends UNDELIV when a part fails, and waits while only failures are in', async () => {
       const id = await sent(2);
-      await dispatcher.reportForMessage(id, 'counting', 'UNDELIV', at, 2);
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'UNDELIV', at, part: 2 });
       expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD', partStatuses: { 2: 'UNDELIV' } });
-      await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 1);
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 1 });
       expect(await messages.get(id)).toMatchObject({ status: 'UNDELIV' });
     });
 
     it('refuses parts the message does not have and reports from another gateway', async () => {
       const id = await sent(2);
-      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 3)).toBe(false);
-      expect(await dispatcher.reportForMessage(id, 'counting', 'DELIVRD', at, 0)).toBe(false);
-      expect(await dispatcher.reportForMessage(id, 'other', 'DELIVRD', at, 1)).toBe(false);
+      expect(await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 3 })).toBe(false);
+      expect(await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 0 })).toBe(false);
+      expect(await dispatcher.reportForMessage({ messageId: id, gateway: 'other', status: 'DELIVRD', at, part: 1 })).toBe(false);
       expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD' });
       expect((await messages.get(id))?.partStatuses).toBeUndefined();
     });
@@ -175,8 +175,17 @@ describe('SmsDispatcher', () => {
       const id = await newMessage('447400123450', 2);
       expect(await refusing.dispatch(id)).toBe('accepted');
       expect(await messages.get(id)).toMatchObject({ status: 'ACCEPTD', partStatuses: { 2: 'REJECTD' } });
-      await refusing.reportForMessage(id, 'counting', 'DELIVRD', at, 1);
+      await refusing.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 1 });
       expect(await messages.get(id)).toMatchObject({ status: 'UNDELIV' });
+    });
+
+    it('keeps the SMSC ids reports carry, normalized, once each, also from reports that move nothing', async () => {
+      const id = await sent(2);
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: undefined, at, part: 1, smscMessageId: ' 1F0A ' });
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: undefined, at, part: 2, smscMessageId: '1f0b' });
+      await dispatcher.reportForMessage({ messageId: id, gateway: 'counting', status: 'DELIVRD', at, part: 1, smscMessageId: '1f0a' });
+      expect(await messages.get(id)).toMatchObject({ status: 'PDLIVRD', smscMessageIds: ['1f0a', '1f0b'] });
+      expect(await dispatcher.reportForMessage({ messageId: 999_999, gateway: 'counting', status: undefined, at, smscMessageId: 'abc' })).toBe(false);
     });
   });
 });
