@@ -22,6 +22,7 @@ interface Entry {
  */
 export class LinkCache {
   readonly #entries = new Map<string, Entry>();
+  #invalidations = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -40,15 +41,26 @@ export class LinkCache {
     return entry.link;
   }
 
-  set(code: string, link: CachedLink | null, now: number): void {
-    if (this.ttlMs <= 0) return;
+  /**
+   * Remembers what a read found. `readSince`, the count of invalidations when the read
+   * began: if a change came in meanwhile, what the read found may be the old link, and it
+   * is not kept.
+   */
+  set(code: string, link: CachedLink | null, now: number, readSince = this.#invalidations): void {
+    if (this.ttlMs <= 0 || readSince !== this.#invalidations) return;
     this.#entries.delete(code);
     if (this.#entries.size >= this.maxEntries) this.#evictOne();
     this.#entries.set(code, { link, until: now + this.ttlMs, used: false });
   }
 
   invalidate(code: string): void {
+    this.#invalidations++;
     this.#entries.delete(code);
+  }
+
+  /** How many changes have invalidated entries so far: reads compare it (see `set`). */
+  get invalidations(): number {
+    return this.#invalidations;
   }
 
   get size(): number {

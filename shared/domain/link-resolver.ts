@@ -10,10 +10,15 @@ export interface LinkReader {
 /**
  * The redirect's read: the link behind a code, whoever owns it, from the per-container
  * cache when it is fresh there, else with one eventually consistent GetItem (half a read
- * unit). Unknown codes are cached too. Kept apart from LinkService so the redirect
- * function bundles only this.
+ * unit). Unknown codes are cached too. Requests for a code whose read is under way wait
+ * for that read rather than making their own, so a popular link whose entry just expired
+ * costs one read however many requests arrive meanwhile. Kept apart from LinkService so
+ * the redirect function bundles only this.
  */
 export class LinkResolver {
+  /** Reads under way by code, with the cache's invalidation count when each began. */
+  readonly #reading = new Map<string, { since: number; read: Promise<CachedLink | undefined> }>();
+
   constructor(
     private readonly deps: {
       links: LinkReader;
@@ -25,13 +30,26 @@ export class LinkResolver {
 
   async find(code: string): Promise<CachedLink | undefined> {
     const normalized = code.toLowerCase();
-    const now = Date.now();
-    const cached = this.deps.cache.get(normalized, now);
+    const { cache } = this.deps;
+    const cached = cache.get(normalized, Date.now());
     if (cached !== undefined) return cached ?? undefined;
-    const id = (await this.deps.codec())?.decode(normalized);
+    const since = cache.invalidations;
+    const reading = this.#reading.get(normalized);
+    // A read that began before a change may find the old link: only a later one is joined.
+    if (reading && reading.since === since) return reading.read;
+    const read = this.#read(normalized, since).finally(() => {
+      if (this.#reading.get(normalized)?.read === read) this.#reading.delete(normalized);
+    });
+    this.#reading.set(normalized, { since, read });
+    return read;
+  }
+
+  async #read(code: string, since: number): Promise<CachedLink | undefined> {
+    const startedAt = Date.now();
+    const id = (await this.deps.codec())?.decode(code);
     const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false });
-    const found = link?.code === normalized ? cachedLink(link) : undefined;
-    this.deps.cache.set(normalized, found ?? null, now);
+    const found = link?.code === code ? cachedLink(link) : undefined;
+    this.deps.cache.set(code, found ?? null, startedAt, since);
     return found;
   }
 }
