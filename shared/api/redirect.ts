@@ -24,11 +24,19 @@ export interface RedirectDeps {
 export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps): Promise<APIGatewayProxyStructuredResultV2> {
   const method = event.requestContext.http.method;
   const code = withoutSlashes(event.rawPath).toLowerCase();
-  const link = isCodeShaped(code) ? await deps.links.findForRedirect(code) : undefined;
+  let link = isCodeShaped(code) ? deps.links.findForRedirect(code) : undefined;
+  if (link instanceof Promise) link = await link; // a cache miss
   const now = deps.clock();
   const verdict: LinkVerdict | 'unknown' = link ? linkVerdict(link, now) : 'unknown';
-  // HEAD counts nothing (SPEC §5); unknown codes are not clicks.
-  if (link && method === 'GET') await reportClick(deps.queues, link, verdict === 'redirect', now, event.requestContext.http.userAgent);
+  // HEAD counts nothing (SPEC §5); unknown codes are not clicks. A queue failure costs a
+  // count, never the visitor's redirect.
+  if (link && method === 'GET') {
+    try {
+      await deps.queues.send('clicks', clickBody(link, verdict === 'redirect', now, event.requestContext.http.userAgent));
+    } catch (error) {
+      logger.error('Click not queued', { linkId: link.id, error: errorField(error) });
+    }
+  }
   if (verdict === 'redirect') {
     return { statusCode: 302, headers: { location: link!.target, 'cache-control': NO_STORE['cache-control'] }, body: '' };
   }
@@ -41,15 +49,13 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
 }
 
 /**
- * Hands the click to the click queue; the aggregator counts it later, so the redirect
- * writes nothing. A queue failure costs a count, never the visitor's redirect.
+ * The click event for the click queue; the aggregator counts it later, so the redirect
+ * writes nothing.
  */
-function reportClick(queues: Queues, link: CachedLink, redirected: boolean, at: Date, userAgent: string): Promise<void> {
+function clickBody(link: CachedLink, redirected: boolean, at: Date, userAgent: string): string {
   const visitor = visitorOf(userAgent);
   const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: isoInstant(at), visitor, redirected: redirected && visitor === 'human' };
-  return queues.send('clicks', clickEventBody(click)).catch((error: unknown) => {
-    logger.error('Click not queued', { linkId: link.id, error: errorField(error) });
-  });
+  return clickEventBody(click);
 }
 
 /** The path without its leading and trailing slashes: the code. */
