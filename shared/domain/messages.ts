@@ -44,3 +44,11 @@ export interface Message {
 /** The longest a message may wait for delivery, and the default (SPEC §6). */
 export const MIN_VALIDITY_MINUTES = 60;
 export const MAX_VALIDITY_MINUTES = 1440;
+
+/**
+ * A gateway's or SMSC's message id in one canonical form: trimmed and lower case (SMSCs
+ * differ in the case of hexadecimal ids), so the same id always reads the same.
+ */
+export function normalizeGatewayMessageId(id: string): string {
+  return id.trim().toLowerCase();
+}

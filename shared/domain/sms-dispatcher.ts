@@ -1,7 +1,6 @@
 import type { DeliveryReport, SmsGateway } from '../sms/gateway';
-import { normalizeGatewayMessageId } from '../sms/gateway-ids';
 import { isFinal, statusOfParts, type MessageStatus } from './message-status';
-import type { Message } from './messages';
+import { normalizeGatewayMessageId, type Message } from './messages';
 import { countSegments } from './segments';
 import type { Clock } from './time';
 

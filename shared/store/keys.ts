@@ -1,3 +1,4 @@
+import { normalizeGatewayMessageId } from '../domain/messages';
 /**
  * Every key format of the single table, built from labelled segments. Items carry
  * generic key attributes (pk, sk, gsi1pk, gsi1sk) and an `entity` attribute.
@@ -68,7 +69,7 @@ export const keys = {
   }),
   /** Gateway message ids are normalised (lowercase) before they become keys. */
   gatewayMessage: (gateway: string, gatewayMessageId: string): Key => ({
-    pk: `GATEWAYMSG#${gateway}#${gatewayMessageId.toLowerCase()}`,
+    pk: `GATEWAYMSG#${gateway}#${normalizeGatewayMessageId(gatewayMessageId)}`,
     sk: '#GATEWAYMSG',
   }),
 
