@@ -70,10 +70,11 @@ function cpuMicros(pid: number): number {
  * Each server as its own process, all started before the timed runs, and wrk as another
  * process against one server at a time. The servers take turns, round after round (many
  * short rounds), so a change in the load the shared machine carries shows in every series
- * alike; each round's ratio compares a service run with the bare run right next to it. The service's click consumer is off
- * during the timed runs: what is measured is the redirect's own path (on AWS the
- * aggregator runs in its own function; here it would share the one core the server has,
- * and a random-code load makes it write for every click).
+ * alike; each round's ratio compares a service run with the bare run right next to it.
+ * The service's click consumer is off during the timed runs: what is measured is the
+ * redirect's own path (on AWS the aggregator runs in its own function; here it would
+ * share the one core the server has, and a random-code load makes it write for every
+ * click).
  */
 async function measureThroughput(work: string) {
   const dataDir = join(work, 'data');

@@ -4,9 +4,10 @@ import { isValidReportSignature, kannelReportStatus } from '../sms/kannel';
 
 /**
  * `GET {DLR_BASE_URL}/dlr/kannel?message=…[&part=…]&sig=…&type=%d&answer=%A&fid=%F&ts=%T`:
- * Kannel's delivery reports, on a message or on one part of a concatenated one. The signature (an HMAC of the message id with DLR_SECRET, made when
- * the message was submitted) authenticates the caller; a report moves the message only
- * forward, so repeated and out-of-order reports change nothing further along.
+ * Kannel's delivery reports, on a message or on one part of a concatenated one. The
+ * signature (an HMAC of the message id, and part, with DLR_SECRET, made when the message
+ * was submitted) authenticates the caller; a report moves the message only forward, so
+ * repeated and out-of-order reports change nothing further along.
  *
  * 200 taken (also a repeat, or a report that changes nothing); 400 malformed; 403 bad
  * signature; 404 no such message from this gateway. Nothing is written unless it is 200.

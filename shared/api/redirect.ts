@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { clickEventBody, isoInstant, visitorOf, type ClickEvent } from '../domain/clicks';
+import { clickEventBody, visitorOf, type ClickEvent } from '../domain/clicks';
 import type { CachedLink } from '../domain/link-cache';
 import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
 import { linkVerdict, type LinkVerdict } from '../domain/links';
-import type { Clock } from '../domain/time';
+import { isoInstant, type Clock } from '../domain/time';
 import type { Queues } from '../queue/queues';
 import { errorField, logger } from '../telemetry';
 
@@ -38,12 +38,12 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
     }
   }
   if (verdict === 'redirect') {
-    return { statusCode: 302, headers: { location: link!.target, 'cache-control': NO_STORE['cache-control'] }, body: '' };
+    return { statusCode: 302, headers: { location: link!.target, 'cache-control': NO_STORE }, body: '' };
   }
   const page = PAGES[verdict];
   return {
     statusCode: page.status,
-    headers: { 'content-type': 'text/html; charset=utf-8', ...NO_STORE },
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': NO_STORE },
     body: method === 'HEAD' ? '' : html(page.title, page.text),
   };
 }
@@ -67,7 +67,7 @@ function withoutSlashes(path: string): string {
   return start === 0 && end === path.length ? path : path.slice(start, end);
 }
 
-const NO_STORE = { 'cache-control': 'private, no-store' };
+const NO_STORE = 'private, no-store';
 
 const PAGES: Record<Exclude<LinkVerdict, 'redirect'> | 'unknown', { status: number; title: string; text: string }> = {
   unknown: { status: 404, title: 'Link not found', text: 'This short link does not exist. Check that it was typed in full.' },

@@ -25,19 +25,6 @@ export function clickEventBody(click: ClickEvent): string {
   return `{"linkId":${click.linkId},"accountId":${click.accountId},"at":"${click.at}","visitor":"${click.visitor}","redirected":${click.redirected}}`;
 }
 
-let isoMillisecond = NaN;
-let isoText = '';
-
-/** `date.toISOString()`, made once per millisecond: many clicks share one. */
-export function isoInstant(date: Date): string {
-  const ms = date.getTime();
-  if (ms !== isoMillisecond) {
-    isoMillisecond = ms;
-    isoText = date.toISOString();
-  }
-  return isoText;
-}
-
 /** Browsers always send a User-Agent; an empty one is a script. */
 export function visitorOf(userAgent: string | undefined): ClickEvent['visitor'] {
   if (!userAgent) return 'bot';

@@ -37,9 +37,8 @@ export function encodingOf(text: string): Encoding {
 }
 
 export function countSegments(text: string): SegmentInfo {
-  const encoding = encodingOf(text);
-  const units = [...text].reduce((sum, char) => sum + unitsOf(char, encoding), 0);
-  return { encoding, segments: units === 0 ? 0 : splitSegments(text).length, units };
+  const { encoding, units, partLengths } = layout(text);
+  return { encoding, segments: partLengths.length, units };
 }
 
 /**
@@ -48,26 +47,31 @@ export function countSegments(text: string): SegmentInfo {
  * escaped character or a surrogate pair. countSegments counts exactly these.
  */
 export function splitSegments(text: string): string[] {
-  const encoding = encodingOf(text);
+  const { partLengths } = layout(text);
+  if (partLengths.length <= 1) return partLengths.length === 0 ? [] : [text];
   const chars = [...text];
+  let from = 0;
+  return partLengths.map((length) => chars.slice(from, (from += length)).join(''));
+}
+
+/** The text's encoding, its units, and how many characters each part takes. */
+function layout(text: string): { encoding: Encoding; units: number; partLengths: number[] } {
+  const encoding = encodingOf(text);
+  const sizes = [...text].map((char) => unitsOf(char, encoding));
+  const units = sizes.reduce((sum, size) => sum + size, 0);
   const limits = LIMITS[encoding];
-  const units = chars.reduce((sum, char) => sum + unitsOf(char, encoding), 0);
-  if (units <= limits.single) return units === 0 ? [] : [text];
-  const parts: string[] = [];
-  let part = '';
+  if (units <= limits.single) return { encoding, units, partLengths: units === 0 ? [] : [sizes.length] };
+  const partLengths = [0];
   let used = 0;
-  for (const char of chars) {
-    const size = unitsOf(char, encoding);
+  for (const size of sizes) {
     if (used + size > limits.part) {
-      parts.push(part);
-      part = '';
+      partLengths.push(0);
       used = 0;
     }
-    part += char;
+    partLengths[partLengths.length - 1]!++;
     used += size;
   }
-  parts.push(part);
-  return parts;
+  return { encoding, units, partLengths };
 }
 
 /** Septets (1, or 2 for the extension table) or UTF-16 code units a character takes. */

@@ -75,3 +75,16 @@ function toZoned(instant: Date | string, zone: string): DateTime {
 export function utcMinuteOf(at: Date): string {
   return at.toISOString().slice(0, 16);
 }
+
+let isoMillisecond = NaN;
+let isoText = '';
+
+/** `date.toISOString()`, made once per millisecond: on a busy redirect many clicks share one. */
+export function isoInstant(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== isoMillisecond) {
+    isoMillisecond = ms;
+    isoText = date.toISOString();
+  }
+  return isoText;
+}

@@ -87,7 +87,7 @@ export class LocalQueue {
 
   /** Messages waiting or in flight. */
   get depth(): number {
-    return this.#messages.size + this.#freshCount;
+    return this.#messages.size + this.#fresh.size;
   }
 
   /** Bodies of the messages currently held (dead-letter inspection). */
@@ -95,9 +95,6 @@ export class LocalQueue {
     return [...[...this.#messages.values()].map((message) => message.body), ...this.#fresh.peekAll()];
   }
 
-  get #freshCount(): number {
-    return this.#fresh.size;
-  }
 
   /** Starts delivering batches to `handler` in the background. */
   consume(handler: QueueHandler): void {
@@ -226,21 +223,21 @@ export class LocalQueue {
 
   /** Visible messages, counting no further than `enough`. */
   #countVisible(now: number, enough: number): number {
-    let count = Math.min(this.#freshCount, enough);
+    let count = Math.min(this.#fresh.size, enough);
     if (count === enough) return count;
     for (const message of this.#messages.values()) if (message.visibleAt <= now && ++count === enough) break;
     return count;
   }
 
   #hasVisible(now: number): boolean {
-    if (this.#freshCount > 0) return true;
+    if (this.#fresh.size > 0) return true;
     for (const message of this.#messages.values()) if (message.visibleAt <= now) return true;
     return false;
   }
 
   /** Milliseconds until the next message becomes visible, or undefined when the queue is empty. */
   #nextVisibleIn(now: number): number | undefined {
-    if (this.#freshCount > 0) return 0;
+    if (this.#fresh.size > 0) return 0;
     let soonest: number | undefined;
     for (const message of this.#messages.values()) soonest = Math.min(soonest ?? Infinity, message.visibleAt);
     return soonest === undefined ? undefined : Math.max(0, soonest - now);

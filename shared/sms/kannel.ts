@@ -59,21 +59,18 @@ export class KannelGateway implements SmsGateway {
     // Before anything goes out: failing to read a secret is an error, not an unknown outcome.
     const [password, reportSecret] = await Promise.all([this.#password(), this.#reportSecret()]);
     const parts = splitSegments(sms.text);
-    const gatewayMessageId = `msg-${sms.messageId}`;
-    if (parts.length <= 1) {
-      const single = await this.#send(sms, { password, reportSecret, text: sms.text });
-      return single.outcome === 'accepted' ? { outcome: 'accepted', gatewayMessageId } : single;
-    }
+    if (parts.length === 0) parts.push(sms.text);
+    const concatenated = parts.length > 1;
     const reference = sms.messageId % 256;
     const refusedParts: number[] = [];
     for (const [index, text] of parts.entries()) {
       const part = index + 1;
-      const udh = concatenationHeader(reference, parts.length, part);
-      const result = await this.#send(sms, { password, reportSecret, text, part, udh });
+      const piece = concatenated ? { text, part, udh: concatenationHeader(reference, parts.length, part) } : { text };
+      const result = await this.#send(sms, { password, reportSecret, ...piece });
       if (part === 1 && result.outcome !== 'accepted') return result;
       if (result.outcome === 'rejected') refusedParts.push(part);
     }
-    return { outcome: 'accepted', gatewayMessageId, ...(refusedParts.length > 0 && { refusedParts }) };
+    return { outcome: 'accepted', gatewayMessageId: `msg-${sms.messageId}`, ...(refusedParts.length > 0 && { refusedParts }) };
   }
 
   async #send(

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { statusesBefore, type MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
@@ -133,24 +133,16 @@ export class MessagesRepository {
    * changes either); the message with every part report so far, or undefined if unknown.
    */
   async recordPartStatus(id: number, part: number, status: MessageStatus): Promise<Message | undefined> {
-    let updated: Message | undefined;
-    await conditionally(async () => {
-      const result = await this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.message(id),
-          UpdateExpression: 'SET #part = if_not_exists(#part, :status)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#part': partAttribute(part) },
-          ExpressionAttributeValues: { ':status': status },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      updated = fromItem(result.Attributes!);
+    return this.#update({
+      Key: keys.message(id),
+      UpdateExpression: 'SET #part = if_not_exists(#part, :status)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#part': partAttribute(part) },
+      ExpressionAttributeValues: { ':status': status },
     });
-    return updated;
   }
 
+  /** Adds an id the SMSC gave the message (or one of its parts); a set, so repeats add nothing. */
   async recordSmscMessageId(id: number, smscMessageId: string): Promise<void> {
     await conditionally(() =>
       this.store.db.send(
@@ -183,20 +175,21 @@ export class MessagesRepository {
       values[`:${field}`] = value;
       sets.push(`#${field} = :${field}`);
     }
+    return this.#update({
+      Key: keys.message(id),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      // The status rule: only from a status that may move to this one.
+      ConditionExpression: `#status IN (${allowed.map((_, index) => `:from${index}`).join(', ')})`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+  }
+
+  /** A conditional update of a message: the message after it, or undefined when the condition failed. */
+  async #update(input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>): Promise<Message | undefined> {
     let updated: Message | undefined;
     await conditionally(async () => {
-      const result = await this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.message(id),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          // The status rule: only from a status that may move to this one.
-          ConditionExpression: `#status IN (${allowed.map((_, index) => `:from${index}`).join(', ')})`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+      const result = await this.store.db.send(new UpdateCommand({ TableName: this.store.tableName, ...input, ReturnValues: 'ALL_NEW' }));
       updated = fromItem(result.Attributes!);
     });
     return updated;

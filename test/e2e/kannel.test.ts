@@ -152,6 +152,11 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect((await report(partial.messageId, 1, 'stat:DELIVRD', undefined, 4)).status).toBe(404);
     const otherPartSig = new URL(kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, failed.messageId, 1)).searchParams.get('sig')!;
     expect((await report(failed.messageId, 1, 'stat:DELIVRD', otherPartSig, 2)).status).toBe(403);
+    // A part that is not a part number is malformed (400), whatever its signature
+    for (const part of ['0', 'abc', '1.5']) {
+      const url = `${service.baseUrl}/dlr/kannel?message=${partial.messageId}&part=${part}&sig=${'0'.repeat(32)}&type=1&answer=stat:DELIVRD`;
+      expect((await fetch(url)).status).toBe(400);
+    }
     expect(await statusOf(failed.messageId)).toMatchObject({ status: 'UNDELIV' });
   });
 
@@ -165,8 +170,10 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect((await report(waiting.messageId, 1, 'stat:DELIVRD', 'short')).status).toBe(403);
     expect(await statusOf(waiting.messageId)).toMatchObject({ status: 'ACCEPTD' });
 
-    // A report for a message that does not exist (signed with the right secret)
+    // A report for a message that does not exist (signed with the right secret), also an
+    // acknowledgement that moves no status
     expect((await report(999_999, 1, 'stat:DELIVRD')).status).toBe(404);
+    expect((await report(999_999, 8, 'ACK/')).status).toBe(404);
 
     // The SMSC's acknowledgement (8) changes nothing; then the real receipt
     expect(await report(waiting.messageId, 8, 'ACK/')).toMatchObject({ status: 200 });

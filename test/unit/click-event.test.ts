@@ -1,4 +1,5 @@
-import { clickEventBody, isoInstant, type ClickEvent } from '../../shared/domain/clicks';
+import { clickEventBody, type ClickEvent } from '../../shared/domain/clicks';
+import { isoInstant } from '../../shared/domain/time';
 
 describe('click events on the queue', () => {
   it.each<ClickEvent>([
