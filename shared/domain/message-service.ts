@@ -124,6 +124,15 @@ export class MessageService {
 
     const campaignId = await this.deps.campaignIds.next();
     const messageId = await this.deps.messageIds.next();
+    const moderated = account.sending.moderation === 'all';
+    // What releases the message is written before anything else, so a send stopped at any
+    // instant leaves nothing to recover without it: the recovery check of a hand-off, or the
+    // deferred send. One for a message never written does nothing and is removed.
+    // (A held message waits for an administrator; approving it writes its task then.)
+    if (!moderated) {
+      if (input.deferredTo) await this.deps.ports.schedule(utcMinuteOf(input.deferredTo), { kind: 'send', campaignId, messageId });
+      else await this.#scheduleCheck(messageId);
+    }
     const uuid = ulid();
     let text = input.text;
     const linkIds: number[] = [];
@@ -133,7 +142,6 @@ export class MessageService {
       text = text.split(url).join(this.deps.links.shortLinkOf(link.code));
     }
     const { segments } = countSegments(text);
-    const moderated = account.sending.moderation === 'all';
     const campaign: Campaign = {
       id: campaignId,
       accountId: account.id,
@@ -168,31 +176,30 @@ export class MessageService {
     // The campaign first: a message is only ever found with its campaign in place.
     await this.deps.ports.createCampaign(campaign);
     await this.deps.ports.createMessage(message);
-    if (!moderated) await this.#release(campaign);
+    if (!moderated && !input.deferredTo) await this.deps.ports.enqueue(messageId);
     return { campaignId, messageId, status: submissionStatus(campaign) };
   }
 
-  /** Sends a campaign now, or schedules it when it is deferred. */
-  async #release(campaign: Campaign): Promise<void> {
-    if (campaign.deferredTo) await this.deps.ports.schedule(campaign.deferredTo.slice(0, 16), sendTask(campaign));
-    else await this.#handOff(campaign.messageId);
-  }
-
   /**
-   * Puts a message on the send queue, with a durable check (a scheduled task, written
-   * first) for when it should have reached the gateway: a queue message lost with the
-   * process that held it (the local in-memory queue) or never delivered is sent again,
-   * and a claim whose worker died before submitting is flagged ambiguous, never resent.
+   * The durable check of a hand-off to the send queue, written before the hand-off and
+   * before anything it recovers: a queue message lost with the process that held it (the
+   * local in-memory queue) or never delivered is sent again, and a claim whose worker died
+   * before submitting is flagged ambiguous, never resent.
    */
-  async #handOff(messageId: number): Promise<void> {
+  async #scheduleCheck(messageId: number): Promise<void> {
     const at = new Date(this.deps.clock().getTime() + RECOVERY_CHECK_MS);
     await this.deps.ports.schedule(utcMinuteOf(at), { kind: 'recover', messageId, at: at.toISOString() });
+  }
+
+  /** Puts a message on the send queue, its check written first. */
+  async #handOff(messageId: number): Promise<void> {
+    await this.#scheduleCheck(messageId);
     await this.deps.ports.enqueue(messageId);
   }
 
   /**
-   * The recovery check of #handOff. A message the gateway took but has not settled by
-   * then gets its expiry check (SPEC §6: undelivered past its validity, it expires);
+   * The recovery check of a hand-off (#scheduleCheck). A message the gateway took but has
+   * not settled by then gets its expiry check (SPEC §6: undelivered past its validity, it expires);
    * most are settled already, and cost nothing more.
    */
   async #recover(messageId: number, now: Date): Promise<void> {
@@ -253,9 +260,15 @@ export class MessageService {
         }
         const campaign = await ports.getCampaign(task.campaignId);
         if (campaign?.deferredTo && Date.parse(campaign.deferredTo) > now.getTime()) continue; // later this minute
-        if (await ports.moveCampaign(task.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
-          await this.#handOff(task.messageId);
-          released++;
+        // Approval writes the task before it moves the campaign out of moderation: left for the next sweep.
+        if (campaign?.status === 'MODERATION') continue;
+        if (campaign?.status === 'READY_FOR_SEND') {
+          // The check before the claim: once RUNNING, the campaign is no longer this task's to release.
+          await this.#scheduleCheck(task.messageId);
+          if (await ports.moveCampaign(task.campaignId, ['READY_FOR_SEND'], 'RUNNING')) {
+            await ports.enqueue(task.messageId);
+            released++;
+          }
         }
         await ports.unschedule(minute, task);
       }
@@ -307,25 +320,34 @@ export class MessageService {
   /**
    * An administrator approves a campaign held for moderation. It is scheduled, for its
    * deferred time or for now, and the sweeper sends it: approval works from any process,
-   * the admin CLI included, without reaching the send queue itself.
+   * the admin CLI included, without reaching the send queue itself. The task is written
+   * before the campaign leaves moderation, so an approval stopped between the two leaves
+   * it held (approve it again), never approved with nothing to send it.
    */
   async approveCampaign(campaignId: number): Promise<Campaign> {
     const held = await this.deps.ports.getCampaign(campaignId);
     if (!held) throw notFoundCampaign();
+    if (held.status !== 'MODERATION') throw notHeld(held);
+    await this.deps.ports.schedule(utcMinuteOf(held.deferredTo ? new Date(held.deferredTo) : this.deps.clock()), sendTask(held));
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'READY_FOR_SEND');
-    if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    await this.deps.ports.schedule(utcMinuteOf(campaign.deferredTo ? new Date(campaign.deferredTo) : this.deps.clock()), sendTask(campaign));
+    // Decided meanwhile; the sweeper removes the task (a concurrent approval's too, which is the same item).
+    if (!campaign) throw notHeld((await this.deps.ports.getCampaign(campaignId)) ?? held);
     return campaign;
   }
 
-  /** An administrator declines a campaign held for moderation: DECLINED, its message REJECTD. */
+  /**
+   * An administrator declines a campaign held for moderation: its message REJECTD, then
+   * the campaign DECLINED. The message first: a decline stopped between the two leaves a
+   * final message and a campaign still held (decline it again), never a message left NEW.
+   */
   async declineCampaign(campaignId: number): Promise<Campaign> {
     const held = await this.deps.ports.getCampaign(campaignId);
     if (!held) throw notFoundCampaign();
-    const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'DECLINED');
-    if (!campaign) throw new AppError('invalid', `Campaign ${campaignId} is ${held.status}, not in moderation`);
-    const rejected = await this.deps.ports.setMessageStatus(campaign.messageId, 'REJECTD', this.deps.clock());
+    if (held.status !== 'MODERATION') throw notHeld(held);
+    const rejected = await this.deps.ports.setMessageStatus(held.messageId, 'REJECTD', this.deps.clock());
     if (rejected) await this.deps.statusListener?.(rejected);
+    const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'DECLINED');
+    if (!campaign) throw notHeld((await this.deps.ports.getCampaign(campaignId)) ?? held);
     return campaign;
   }
 
@@ -372,6 +394,10 @@ export class MessageService {
 
 export function notFoundCampaign(): AppError {
   return new AppError('notFound', 'Campaign not found');
+}
+
+function notHeld(campaign: Campaign): AppError {
+  return new AppError('invalid', `Campaign ${campaign.id} is ${campaign.status}, not in moderation`);
 }
 
 function sendTask(campaign: Campaign): ScheduledTask {
