@@ -90,7 +90,13 @@ export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
   };
 }
 
-export function createRuntime(config: Config, overrides: { queues?: Queues } = {}): Runtime {
+export interface RuntimeOverrides {
+  queues?: Queues;
+  /** Wraps the sending operations: for fault tests of the local runtime only (local/crash-point.ts). */
+  sendingPorts?: (ports: SendingPorts) => SendingPorts;
+}
+
+export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   const linksRepository = new LinksRepository(store);
@@ -135,7 +141,7 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     clock,
   });
   const messages = new MessageService({
-    ports: createSendingPorts(store, queues),
+    ports: overrides.sendingPorts ? overrides.sendingPorts(createSendingPorts(store, queues)) : createSendingPorts(store, queues),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

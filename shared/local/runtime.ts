@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readConfig } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
 import { ensureDemoAccount, type DemoAccount } from './bootstrap';
+import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
 import { LocalQueue, LocalQueues, type QueueHandler } from './queue';
 import { startHttpServer } from './server';
@@ -49,7 +50,12 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     process.env.SHORT_LINK_BASE = options.shortLinkBase ?? baseUrl;
     process.env.AWS_REGION ??= 'us-east-1';
     const queues = localQueues();
-    const rt = createRuntime(readConfig(), { queues });
+    // LOCAL_CRASH_AFTER (kill tests only) stops the process dead after one step of sending.
+    const crashAfter = process.env.LOCAL_CRASH_AFTER || undefined;
+    const rt = createRuntime(readConfig(), {
+      queues,
+      sendingPorts: crashAfter ? (ports) => crashingAfter(ports, crashAfter, () => process.kill(process.pid, 'SIGKILL')) : undefined,
+    });
     installRuntime(rt);
     const clickAggregator = await import('../../functions/click-aggregator');
     const smsWorker = await import('../../functions/sms-worker');
