@@ -1,0 +1,170 @@
+import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { LinkCache } from '../../shared/domain/link-cache';
+import { LinkCodec } from '../../shared/domain/link-code';
+import { LinkService } from '../../shared/domain/link-service';
+import { MessageService, RECOVERY_CHECK_MS, type SendInput } from '../../shared/domain/message-service';
+import { isFinal } from '../../shared/domain/message-status';
+import type { Message } from '../../shared/domain/messages';
+import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
+import { crashingAfter } from '../../shared/local/crash-point';
+import { createSendingPorts } from '../../shared/runtime';
+import { SimulatorGateway } from '../../shared/sms/simulator';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { IdAllocator } from '../../shared/store/id-allocator';
+import { LinksRepository } from '../../shared/store/links-repo';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { eventually, startTestStore } from '../support/dynamo';
+
+/**
+ * Every instant sending can stop at: the work is cut short right after one step has been
+ * written (as a killed process would leave it; what it had queued in memory is lost), then
+ * a fresh service runs the sweeper once the recovery check is due and works its queue. Every
+ * stored message reaches a final status within the check delay (a deferred one, of its
+ * time), each submitted once; a campaign held for moderation waits for its administrator,
+ * who can still approve or decline it.
+ */
+const T0 = new Date('2026-11-22T10:00:00Z');
+const DEFERRED_TO = new Date('2026-11-22T12:00:00Z');
+const ACCOUNT: Account = {
+  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: T0.toISOString(),
+  sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } },
+};
+const HELD: Account = { ...ACCOUNT, sending: { ...ACCOUNT.sending, moderation: 'all' } };
+const SEND: SendInput = { recipient: '447400123450', text: 'Sale! https://example.com/offer', shortenLinks: true, validityMinutes: 1440 };
+
+class Killed extends Error {}
+
+let store: Store;
+let close: () => Promise<void>;
+let now: Date;
+
+beforeEach(async () => {
+  ({ store, close } = await startTestStore());
+  now = T0;
+});
+afterEach(() => close());
+
+/** A service over the store; with `killedAfter`, it stops dead right after that step is written. */
+function start(killedAfter?: string) {
+  const queued: number[] = [];
+  const clock = () => now;
+  const plain = createSendingPorts(store, { send: async (queue, body) => void (queue === 'sms' && queued.push(JSON.parse(body).messageId)) });
+  const ports = killedAfter ? crashingAfter(plain, killedAfter, () => { throw new Killed(killedAfter); }) : plain;
+  const links = new LinkService({
+    links: new LinksRepository(store),
+    ids: new IdAllocator(store, 'link'),
+    codec: async () => new LinkCodec('s'.repeat(40)),
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://sho.rt',
+    clock,
+  });
+  const service = new MessageService({
+    ports, links, clock, serviceSignature: 'SMSService', shortLinkHost: 'sho.rt',
+    campaignIds: new IdAllocator(store, 'campaign'),
+    messageIds: new IdAllocator(store, 'message'),
+  });
+  const submitted: number[] = [];
+  let dispatcher: SmsDispatcher;
+  const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report), latencyMs: 1, clock });
+  gateway.observe((sms) => submitted.push(sms.messageId));
+  dispatcher = new SmsDispatcher({ messages: new MessagesRepository(store), gateway, clock, onStatus: (message) => service.onMessageStatus(message) });
+  /** The sweeper at `at`, then the send worker on whatever it queued. */
+  const sweepAt = async (at: Date) => {
+    now = at;
+    await service.releaseDue();
+    for (const id of queued.splice(0)) await dispatcher.dispatch(id);
+  };
+  return { service, queued, submitted, sweepAt };
+}
+
+async function killed(step: string, act: (service: MessageService) => Promise<unknown>): Promise<void> {
+  await expect(act(start(step).service)).rejects.toBeInstanceOf(Killed);
+}
+
+const stored = () => new MessagesRepository(store).listByAccount(ACCOUNT.id);
+const unsettled = (messages: Message[]) =>
+  messages.filter((message) => !isFinal(message.status) && message.submitState !== 'ambiguous').map((message) => `${message.id}: ${message.status}`);
+
+async function expectAllSettled(submitted: number[]): Promise<void> {
+  await eventually(async () => unsettled(await stored()).length === 0, 2_000).catch(() => undefined);
+  const messages = await stored();
+  expect(unsettled(messages)).toEqual([]);
+  expect(submitted.sort()).toEqual(messages.filter((message) => message.status !== 'REJECTD').map((message) => message.id).sort());
+}
+
+const checkDue = () => new Date(T0.getTime() + RECOVERY_CHECK_MS);
+
+describe('MessageService when sending stops at any step', () => {
+  it.each(['schedule:recover', 'createCampaign', 'createMessage', 'enqueue'])('sends a message now, killed after %s', async (step) => {
+    // Prepare
+    await killed(step, (service) => service.send(ACCOUNT, SEND));
+
+    // Act
+    const restarted = start();
+    await restarted.sweepAt(checkDue());
+
+    // Assess
+    await expectAllSettled(restarted.submitted);
+  });
+
+  it.each(['schedule:send', 'createCampaign', 'createMessage'])('sends a deferred message, killed after %s', async (step) => {
+    await killed(step, (service) => service.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO }));
+
+    const restarted = start();
+    await restarted.sweepAt(checkDue());
+    await restarted.sweepAt(DEFERRED_TO);
+    await restarted.sweepAt(new Date(DEFERRED_TO.getTime() + RECOVERY_CHECK_MS));
+
+    await expectAllSettled(restarted.submitted);
+  });
+
+  it.each(['schedule:recover', 'moveCampaign:RUNNING', 'enqueue'])('releases a deferred message, the sweeper killed after %s', async (step) => {
+    // Prepare
+    const sent = await start().service.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO });
+    now = DEFERRED_TO;
+    await killed(step, (service) => service.releaseDue());
+
+    // Act
+    const restarted = start();
+    await restarted.sweepAt(new Date(DEFERRED_TO.getTime() + RECOVERY_CHECK_MS));
+
+    // Assess
+    await expectAllSettled(restarted.submitted);
+    expect(restarted.submitted).toEqual([sent.messageId]);
+  });
+
+  it.each(['schedule:send', 'moveCampaign:READY_FOR_SEND'])('sends a held message, its approval killed after %s', async (step) => {
+    // Prepare
+    const sent = await start().service.send(HELD, SEND);
+    await killed(step, (service) => service.approveCampaign(sent.campaignId));
+
+    // Act: an approval that died with its process is made again; one that took does not need to be.
+    const restarted = start();
+    const campaign = await new CampaignsRepository(store).get(sent.campaignId);
+    if (campaign?.status === 'MODERATION') await restarted.service.approveCampaign(sent.campaignId);
+    await restarted.sweepAt(now);
+    await restarted.sweepAt(new Date(now.getTime() + RECOVERY_CHECK_MS));
+
+    // Assess
+    await expectAllSettled(restarted.submitted);
+    expect(await new CampaignsRepository(store).get(sent.campaignId)).toMatchObject({ status: 'DONE' });
+  });
+
+  it.each(['setMessageStatus', 'moveCampaign:DECLINED'])('rejects a held message, its decline killed after %s', async (step) => {
+    // Prepare
+    const sent = await start().service.send(HELD, SEND);
+    await killed(step, (service) => service.declineCampaign(sent.campaignId));
+
+    // Act
+    const restarted = start();
+    const campaign = await new CampaignsRepository(store).get(sent.campaignId);
+    if (campaign?.status === 'MODERATION') await restarted.service.declineCampaign(sent.campaignId);
+    await restarted.sweepAt(new Date(now.getTime() + RECOVERY_CHECK_MS));
+
+    // Assess
+    expect(await new CampaignsRepository(store).get(sent.campaignId)).toMatchObject({ status: 'DECLINED' });
+    expect(await new MessagesRepository(store).get(sent.messageId)).toMatchObject({ status: 'REJECTD' });
+    await expectAllSettled(restarted.submitted);
+  });
+});
