@@ -151,6 +151,22 @@ describe('MessageService when sending stops at any step', () => {
     expect(await new CampaignsRepository(store).get(sent.campaignId)).toMatchObject({ status: 'DONE' });
   });
 
+  it('keeps the task of an approval under way for the next sweep', async () => {
+    // Prepare: the approval has written its task; a sweep runs before it moves the campaign.
+    const sent = await start().service.send(HELD, SEND);
+    await killed('schedule:send', (service) => service.approveCampaign(sent.campaignId));
+    const sweeper = start();
+    await sweeper.sweepAt(now);
+
+    // Act: the approval's move lands, and the sweeper comes again.
+    await new CampaignsRepository(store).move(sent.campaignId, ['MODERATION'], 'READY_FOR_SEND');
+    await sweeper.sweepAt(new Date(now.getTime() + 20_000));
+
+    // Assess
+    await expectAllSettled(sweeper.submitted);
+    expect(sweeper.submitted).toEqual([sent.messageId]);
+  });
+
   it.each(['setMessageStatus', 'moveCampaign:DECLINED'])('rejects a held message, its decline killed after %s', async (step) => {
     // Prepare
     const sent = await start().service.send(HELD, SEND);
