@@ -198,9 +198,9 @@ export class MessageService {
   }
 
   /**
-   * The recovery check of a hand-off (#scheduleCheck). A message the gateway took but has
-   * not settled by then gets its expiry check (SPEC §6: undelivered past its validity, it expires);
-   * most are settled already, and cost nothing more.
+   * The recovery check of a hand-off (#scheduleCheck); for a message never written, nothing.
+   * A message the gateway took but has not settled by then gets its expiry check (SPEC §6:
+   * undelivered past its validity, it expires); most are settled already, and cost nothing more.
    */
   async #recover(messageId: number, now: Date): Promise<void> {
     const message = await this.deps.ports.getMessage(messageId);
@@ -330,7 +330,8 @@ export class MessageService {
     if (held.status !== 'MODERATION') throw notHeld(held);
     await this.deps.ports.schedule(utcMinuteOf(held.deferredTo ? new Date(held.deferredTo) : this.deps.clock()), sendTask(held));
     const campaign = await this.deps.ports.moveCampaign(campaignId, ['MODERATION'], 'READY_FOR_SEND');
-    // Decided meanwhile; the sweeper removes the task (a concurrent approval's too, which is the same item).
+    // Decided meanwhile (declined, or approved by another call): the task stays, and the
+    // sweeper releases the campaign once if it is READY_FOR_SEND, or removes the task.
     if (!campaign) throw notHeld((await this.deps.ports.getCampaign(campaignId)) ?? held);
     return campaign;
   }
