@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { statusesBefore, type MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
@@ -89,8 +89,17 @@ export class MessagesRepository {
     return recorded ? this.get(id) : undefined;
   }
 
-  /** A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation. */
+  /**
+   * A submit without a clear answer: the message stays ENQUEUD, flagged for reconciliation.
+   * The list entry is written before the flag, so a process killed between the two writes
+   * never leaves a flagged message off the list; an entry whose message is not flagged (the
+   * flag's condition failed, or the kill came first) is left out by listAmbiguous.
+   */
   async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
+    const entry = keys.ambiguousMessage(id);
+    await this.store.db.send(
+      new PutCommand({ TableName: this.store.tableName, Item: { ...entry, entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason } }),
+    );
     // Unless the gateway's answer was recorded meanwhile (the status moved on).
     const flagged = await conditionally(() =>
       this.store.db.send(
@@ -104,13 +113,7 @@ export class MessagesRepository {
         }),
       ),
     );
-    if (!flagged) return;
-    await this.store.db.send(
-      new PutCommand({
-        TableName: this.store.tableName,
-        Item: { ...keys.ambiguousMessage(id), entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason },
-      }),
-    );
+    if (!flagged) await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: entry }));
   }
 
   /** Messages flagged ambiguous, oldest id first: one Query of their index partition. */
@@ -120,7 +123,7 @@ export class MessagesRepository {
       ExpressionAttributeValues: { ':pk': keys.ambiguousMessages() },
     });
     const messages = await Promise.all(items.map((item) => this.get(Number(item.messageId))));
-    return messages.filter((message): message is Message => message !== undefined);
+    return messages.filter((message): message is Message => message?.submitState === 'ambiguous');
   }
 
   /** Moves the message to `status` if the rule allows; the updated message, or undefined. */

@@ -1,6 +1,8 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/domain/messages';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
+import { keys } from '../../shared/store/keys';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;
@@ -67,6 +69,26 @@ describe('MessagesRepository', () => {
     await repo.markAmbiguous(id, 'Gateway timed out', at(2));
     expect(await repo.get(id)).toMatchObject({ status: 'ENQUEUD', submitState: 'ambiguous' });
     expect(await repo.claimForSend(id, at(3))).toBeUndefined();
+    expect((await repo.listAmbiguous()).map((message) => message.id)).toContain(id);
+  });
+
+  it('lists no message whose flag did not take: the status had moved on, or the process died before flagging', async () => {
+    // Prepare
+    const accepted = await newMessage();
+    await repo.claimForSend(accepted, at(1));
+    await repo.markAccepted(accepted, 'sim', 'a1', at(2));
+    const unflagged = await newMessage();
+    await repo.claimForSend(unflagged, at(1));
+    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...keys.ambiguousMessage(unflagged), entity: 'AmbiguousMessage', messageId: unflagged } }));
+
+    // Act
+    await repo.markAmbiguous(accepted, 'Gateway timed out', at(3));
+
+    // Assess
+    const listed = (await repo.listAmbiguous()).map((message) => message.id);
+    expect(listed).not.toContain(accepted);
+    expect(listed).not.toContain(unflagged);
+    expect((await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.ambiguousMessage(accepted) }))).Item).toBeUndefined();
   });
 
   it('answers undefined for unknown ids', async () => {
