@@ -11,7 +11,9 @@ import { StatsService } from './domain/stats-service';
 import type { SmsGateway } from './sms/gateway';
 import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
-import { postJson, WebhookService } from './domain/webhooks';
+import { WebhookService } from './domain/webhooks';
+import type { WebhookTargetPolicy } from './domain/webhook-targets';
+import { webhookSender } from './webhooks/http-sender';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { SimulatorGateway } from './sms/simulator';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -156,6 +158,10 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
     clock,
   });
   const schedule = new CampaignsRepository(store);
+  const targets: WebhookTargetPolicy = {
+    allowPrivate: config.webhookAllowPrivateTargets,
+    ownBases: [config.shortLinkBase, config.kannel?.reportBaseUrl].filter((base) => base !== undefined),
+  };
   const webhooks = new WebhookService({
     ports: {
       store: new WebhooksRepository(store),
@@ -163,8 +169,9 @@ export function createRuntime(config: Config, overrides: { queues?: Queues } = {
       unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
       enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
       zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
-      post: postJson,
+      post: webhookSender(targets),
     },
+    targets,
     clock,
   });
   const dispatcher: SmsDispatcher = new SmsDispatcher({
