@@ -28,17 +28,18 @@ const RANGE_WORDS: Record<string, string> = {
 };
 
 /**
- * Why an IP address may not receive webhooks, or undefined when it may. IPv4-mapped IPv6
+ * Why an IP address may not receive webhooks, as a phrase naming it ("127.0.0.1, a
+ * loopback address (…)"), or undefined when it may. IPv4-mapped IPv6
  * (::ffff:a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) addresses are judged by the IPv4 address
  * they carry; everything that is not public unicast is refused unless private targets are
  * allowed.
  */
 export function addressProblem(address: string, policy: Pick<WebhookTargetPolicy, 'allowPrivate'>): string | undefined {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (!ipaddr.isValid(address)) return `${address}, not an IP address`;
   const parsed = publicForm(ipaddr.parse(address));
   const range = parsed.range();
   if (range === 'unicast' || policy.allowPrivate) return undefined;
-  return `${address} is ${RANGE_WORDS[range] ?? 'a reserved'} address (${ALLOW_PRIVATE_SETTING}=1 allows private targets)`;
+  return `${address}, ${RANGE_WORDS[range] ?? 'a reserved'} address (${ALLOW_PRIVATE_SETTING}=1 allows private targets)`;
 }
 
 function publicForm(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {

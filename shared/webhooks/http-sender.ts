@@ -87,7 +87,7 @@ function checkedLookup(policy: WebhookTargetPolicy, resolve: Resolve): LookupFun
         if (addresses.length === 0) throw new Error(`${hostname} has no address`);
         for (const address of addresses) {
           const problem = addressProblem(address, policy);
-          if (problem) throw new RefusedTarget(`Webhook host ${hostname} resolves to a refused address: ${problem}`);
+          if (problem) throw new RefusedTarget(`Webhook host ${hostname} resolves to ${problem}`);
         }
         const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
         const found = addresses

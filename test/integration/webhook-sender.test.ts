@@ -180,7 +180,7 @@ describe('webhookSender', () => {
       expect(result).toEqual({
         ok: false,
         refused: true,
-        detail: 'Webhook URL must not point at 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
+        detail: 'Webhook URL must not point at 127.0.0.1, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
       });
       expect(first.requests).toEqual([]);
     });
@@ -193,7 +193,7 @@ describe('webhookSender', () => {
       expect(result).toEqual({
         ok: false,
         refused: true,
-        detail: 'Webhook host hooks.example.test resolves to a refused address: 127.0.0.1 is a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
+        detail: 'Webhook host hooks.example.test resolves to 127.0.0.1, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
       });
       expect(first.requests).toEqual([]);
     });
@@ -203,7 +203,7 @@ describe('webhookSender', () => {
 
       const result = await post(`http://hooks.example.test:${first.port}/hook`, body, 5_000);
 
-      expect(result).toMatchObject({ ok: false, refused: true, detail: expect.stringContaining('::ffff:169.254.169.254 is a link-local address') });
+      expect(result).toMatchObject({ ok: false, refused: true, detail: expect.stringContaining('::ffff:169.254.169.254, a link-local address') });
     });
 
     it('refuses a 302 to a loopback address', async () => {
@@ -214,7 +214,7 @@ describe('webhookSender', () => {
       expect(result).toEqual({
         ok: false,
         refused: true,
-        detail: `Redirected to ${second.url}/internal: Webhook URL must not point at 127.0.0.2 is a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`,
+        detail: `Redirected to ${second.url}/internal: Webhook URL must not point at 127.0.0.2, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`,
       });
       expect(first.requests).toHaveLength(1);
       expect(second.requests).toEqual([]);
@@ -229,7 +229,7 @@ describe('webhookSender', () => {
       expect(result).toEqual({
         ok: false,
         refused: true,
-        detail: 'Webhook host inside.example.test resolves to a refused address: 127.0.0.2 is a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
+        detail: 'Webhook host inside.example.test resolves to 127.0.0.2, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
       });
       expect(second.requests).toEqual([]);
       // The same redirect with private targets allowed does reach the second receiver.

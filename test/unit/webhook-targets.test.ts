@@ -39,7 +39,7 @@ describe('webhook target policy', () => {
       ['64:ff9b::7f00:1', 'loopback'],
       ['64:ff9b::a9fe:a9fe', 'link-local'],
     ])('refuses %s, a %s address', (address, kind) => {
-      expect(addressProblem(address, strict)).toMatch(new RegExp(`^${escape(address)} is an? ${escape(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`));
+      expect(addressProblem(address, strict)).toMatch(new RegExp(`^${escape(address)}, an? ${escape(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`));
       expect(addressProblem(address, relaxed)).toBeUndefined();
     });
 
@@ -48,7 +48,7 @@ describe('webhook target policy', () => {
     });
 
     it('refuses what is not an address', () => {
-      expect(addressProblem('example.com', relaxed)).toBe('example.com is not an IP address');
+      expect(addressProblem('example.com', relaxed)).toBe('example.com, not an IP address');
     });
   });
 
@@ -64,22 +64,22 @@ describe('webhook target policy', () => {
     });
 
     it.each([
-      ['http://127.0.0.1:8080/service/Link/Delete?ids=2', '127.0.0.1 is a loopback'],
+      ['http://127.0.0.1:8080/service/Link/Delete?ids=2', '127.0.0.1, a loopback'],
       // Spellings WHATWG URL turns into the dotted form
-      ['http://2130706433/', '127.0.0.1 is a loopback'],
-      ['http://0x7f000001/', '127.0.0.1 is a loopback'],
-      ['http://0x7f.1/', '127.0.0.1 is a loopback'],
-      ['http://0177.0.0.1/', '127.0.0.1 is a loopback'],
-      ['http://127.1/', '127.0.0.1 is a loopback'],
-      ['http://0/', '0.0.0.0 is an unspecified'],
-      ['http://0xa9fea9fe/latest/meta-data/', '169.254.169.254 is a link-local'],
-      ['http://3232235777/', '192.168.1.1 is a private'],
-      ['http://[::1]:3000/', '::1 is a loopback'],
-      ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1 is a loopback'],
-      ['http://[0:0:0:0:0:ffff:a00:1]/', '::ffff:a00:1 is a private'],
-      ['http://[fd00::5]/', 'fd00::5 is a private (unique local)'],
-      ['http://[fe80::1]/', 'fe80::1 is a link-local'],
-      ['http://100.64.1.1/', '100.64.1.1 is a private (carrier-grade NAT)'],
+      ['http://2130706433/', '127.0.0.1, a loopback'],
+      ['http://0x7f000001/', '127.0.0.1, a loopback'],
+      ['http://0x7f.1/', '127.0.0.1, a loopback'],
+      ['http://0177.0.0.1/', '127.0.0.1, a loopback'],
+      ['http://127.1/', '127.0.0.1, a loopback'],
+      ['http://0/', '0.0.0.0, an unspecified'],
+      ['http://0xa9fea9fe/latest/meta-data/', '169.254.169.254, a link-local'],
+      ['http://3232235777/', '192.168.1.1, a private'],
+      ['http://[::1]:3000/', '::1, a loopback'],
+      ['http://[::ffff:127.0.0.1]/', '::ffff:7f00:1, a loopback'],
+      ['http://[0:0:0:0:0:ffff:a00:1]/', '::ffff:a00:1, a private'],
+      ['http://[fd00::5]/', 'fd00::5, a private (unique local)'],
+      ['http://[fe80::1]/', 'fe80::1, a link-local'],
+      ['http://100.64.1.1/', '100.64.1.1, a private (carrier-grade NAT)'],
     ])('refuses %s, an address that is not public', (url, problem) => {
       expect(webhookTargetProblem(url, strict)).toBe(`Webhook URL must not point at ${problem} address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`);
       expect(webhookTargetProblem(url, relaxed)).toBeUndefined();
