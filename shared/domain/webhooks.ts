@@ -78,7 +78,6 @@ export interface DeliveryResult {
   refused?: boolean;
 }
 
-
 /** sha1(eventId|attempt|eventCreateTs|secret), hex (SPEC §7). */
 export function signEvent(eventId: string, attempt: number, eventCreateTs: string, secret: string): string {
   return createHash('sha1').update(`${eventId}|${attempt}|${eventCreateTs}|${secret}`).digest('hex');

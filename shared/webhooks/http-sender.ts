@@ -28,24 +28,27 @@ export function webhookSender(policy: WebhookTargetPolicy, resolve: Resolve = sy
   return async function post(url: string, body: string, timeoutMs: number): Promise<DeliveryResult> {
     const signal = AbortSignal.timeout(timeoutMs);
     let target = url;
+    let redirects = 0;
+    const via = () => (redirects ? ` (redirected to ${target})` : '');
+    const refused = (problem: string): DeliveryResult => ({ ok: false, refused: true, detail: redirects ? `Redirected to ${target}: ${problem}` : problem });
     try {
-      for (let redirects = 0; ; redirects++) {
+      for (;;) {
         const problem = webhookTargetProblem(target, policy);
-        if (problem) return { ok: false, refused: true, detail: redirects ? `Redirected to ${target}: ${problem}` : problem };
+        if (problem) return refused(problem);
         const { status, location } = await postOnce(target, body, signal, lookup);
-        const via = redirects ? ` (redirected to ${target})` : '';
         if ((status === 301 || status === 302) && location !== undefined) {
-          if (redirects === 1) return { ok: false, detail: `HTTP ${status}${via}: a second redirect; one is followed` };
+          if (redirects === 1) return { ok: false, detail: `HTTP ${status}${via()}: a second redirect; one is followed` };
           if (!URL.canParse(location, target)) return { ok: false, detail: `HTTP ${status} to an unusable Location: ${location}` };
           target = new URL(location, target).href;
+          redirects++;
           continue;
         }
-        return { ok: status >= 200 && status < 300, detail: `HTTP ${status}${via}` };
+        return { ok: status >= 200 && status < 300, detail: `HTTP ${status}${via()}` };
       }
     } catch (error) {
-      if (error instanceof RefusedTarget) return { ok: false, refused: true, detail: error.message };
-      if (signal.aborted) return { ok: false, detail: `No answer within ${timeoutMs} ms` };
-      return { ok: false, detail: `${target}: ${(error as Error).message}` };
+      if (error instanceof RefusedTarget) return refused(error.message);
+      if (signal.aborted) return { ok: false, detail: `No answer within ${timeoutMs} ms${via()}` };
+      return { ok: false, detail: `${(error as Error).message}${via()}` };
     }
   };
 }

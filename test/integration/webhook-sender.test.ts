@@ -229,7 +229,7 @@ describe('webhookSender', () => {
       expect(result).toEqual({
         ok: false,
         refused: true,
-        detail: 'Webhook host inside.example.test resolves to 127.0.0.2, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)',
+        detail: `Redirected to http://inside.example.test:${second.port}/internal: Webhook host inside.example.test resolves to 127.0.0.2, a loopback address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`,
       });
       expect(second.requests).toEqual([]);
       // The same redirect with private targets allowed does reach the second receiver.
