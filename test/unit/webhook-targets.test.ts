@@ -1,3 +1,4 @@
+import { readConfig } from '../../shared/config';
 import { addressProblem, webhookTargetProblem, type WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
 
 describe('webhook target policy', () => {
@@ -108,6 +109,16 @@ describe('webhook target policy', () => {
       expect(webhookTargetProblem('http://8.8.8.8:8080/hook', strict)).toBeUndefined();
       expect(webhookTargetProblem('https://sub.sho.rt/hook', strict)).toBeUndefined();
     });
+  });
+});
+
+describe('WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
+  it('is off unless set to 1 or true, and refuses anything else at start', () => {
+    expect(readConfig({}).webhookAllowPrivateTargets).toBe(false);
+    expect(readConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).webhookAllowPrivateTargets).toBe(false);
+    expect(readConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }).webhookAllowPrivateTargets).toBe(true);
+    expect(readConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(true);
+    expect(() => readConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toThrow('WEBHOOK_ALLOW_PRIVATE_TARGETS must be 1 or 0: yes');
   });
 });
 
