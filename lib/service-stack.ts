@@ -70,6 +70,8 @@ export class ServiceStack extends Stack {
     // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.
     const reports = this.api.addDeliveryReports();
     this.messaging.notifiesWebhooks(reports);
+    // The webhook worker refuses targets on the service's own host, so it needs to know it.
+    this.messaging.webhookWorker.function.addEnvironment('SHORT_LINK_BASE', this.redirect.shortLinkBase);
     if (props.awsSms && props.kannel) throw new Error('Choose one SMS gateway: awsSms or kannel');
     if (props.awsSms) this.#useAwsSms(props.awsSms);
     if (props.kannel) this.#useKannel(props.kannel, reports);

@@ -33,6 +33,8 @@ export interface Config {
   smsGateway: 'simulator' | 'kannel' | 'aws';
   kannel: KannelSettings | undefined;
   aws: AwsSmsSettings | undefined;
+  /** Webhooks may point at loopback, private, link-local and reserved addresses (off by default). */
+  webhookAllowPrivateTargets: boolean;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -51,6 +53,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serviceSignature: env.SERVICE_SIGNATURE || 'SMSService',
     simulatorLatencyMs: integer(env, 'SIMULATOR_LATENCY_MS', 500),
     simulatorSubmitDelayMs: integer(env, 'SIMULATOR_SUBMIT_DELAY_MS', 0),
+    webhookAllowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'),
     ...gatewaySettings(env, shortLinkBase),
   };
 }
@@ -117,4 +120,11 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer: ${value}`);
   return parsed;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const value = env[name];
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new Error(`${name} must be 1 or 0: ${value}`);
 }

@@ -11,7 +11,9 @@ import { StatsService } from './domain/stats-service';
 import type { SmsGateway } from './sms/gateway';
 import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
-import { postJson, WebhookService } from './domain/webhooks';
+import { WebhookService } from './domain/webhooks';
+import type { WebhookTargetPolicy } from './domain/webhook-targets';
+import { webhookSender } from './webhooks/http-sender';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { SimulatorGateway } from './sms/simulator';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -162,6 +164,10 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     clock,
   });
   const schedule = new CampaignsRepository(store);
+  const targets: WebhookTargetPolicy = {
+    allowPrivate: config.webhookAllowPrivateTargets,
+    ownBases: [config.shortLinkBase, config.kannel?.reportBaseUrl].filter((base) => base !== undefined),
+  };
   const webhooks = new WebhookService({
     ports: {
       store: new WebhooksRepository(store),
@@ -169,8 +175,9 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
       unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
       enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
       zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
-      post: postJson,
+      post: webhookSender(targets),
     },
+    targets,
     clock,
   });
   const dispatcher: SmsDispatcher = new SmsDispatcher({

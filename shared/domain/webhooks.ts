@@ -4,6 +4,7 @@ import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { formatRequestTs, type Clock } from './time';
+import { webhookTargetProblem, type WebhookTargetPolicy } from './webhook-targets';
 import { errorField, logger } from '../telemetry';
 
 /** A URL an account registered for its delivery reports, with the secret its events are signed with. */
@@ -66,7 +67,15 @@ export interface WebhookPorts {
   unscheduleTry(eventId: string, at: Date): Promise<void>;
   enqueue(eventId: string): Promise<void>;
   zoneOf(accountId: number): Promise<string>;
-  post(url: string, body: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }>;
+  /** POSTs to the URL if its target is allowed, following one redirect; ok only for a 2xx within the timeout. */
+  post(url: string, body: string, timeoutMs: number): Promise<DeliveryResult>;
+}
+
+export interface DeliveryResult {
+  ok: boolean;
+  detail: string;
+  /** The target (or where it resolved or redirected to) is not allowed; nothing was sent there. */
+  refused?: boolean;
 }
 
 /** sha1(eventId|attempt|eventCreateTs|secret), hex (SPEC §7). */
@@ -86,28 +95,20 @@ export function webhookPayload(event: WebhookEvent, attempt: number): string {
   });
 }
 
-/** An http(s) URL with a host, or the problem in words. */
-export function webhookUrlProblem(url: string): string | undefined {
-  if (!URL.canParse(url)) return 'Webhook URL is not a URL';
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'Webhook URL must be http or https';
-  if (parsed.username || parsed.password) return 'Webhook URL must not carry credentials';
-  return undefined;
-}
-
 /**
  * Delivery-report webhooks (SPEC §7). Every final status makes one event per webhook of
  * the account, written before anything is sent. Each attempt is claimed first (a
  * conditional write that also sets the earliest time of the next one), and the next try
  * is scheduled durably before the POST, so a process that dies mid-attempt loses nothing
  * and a queue redelivery never makes a second attempt early. A 2xx within 5 s ends it;
- * after 10 failed attempts it stops.
+ * after 10 failed attempts it stops. Targets follow the WebhookTargetPolicy, at
+ * registration and again at every attempt.
  */
 export class WebhookService {
   /** An account's webhooks as last read, so a burst of final statuses costs one Query. */
   readonly #known = new Map<number, { webhooks: Promise<Webhook[]>; until: number }>();
 
-  constructor(private readonly deps: { ports: WebhookPorts; clock: Clock; cacheTtlMs?: number }) {}
+  constructor(private readonly deps: { ports: WebhookPorts; targets: WebhookTargetPolicy; clock: Clock; cacheTtlMs?: number }) {}
 
   /** The account's webhooks, read at most once per cacheTtlMs (another process's change shows within it). */
   #webhooksOf(accountId: number): Promise<Webhook[]> {
@@ -122,7 +123,7 @@ export class WebhookService {
   }
 
   async register(accountId: number, url: string, secret?: string): Promise<Webhook> {
-    const problem = webhookUrlProblem(url);
+    const problem = webhookTargetProblem(url, this.deps.targets);
     if (problem) throw invalidField('url', problem);
     if (secret !== undefined && secret.length < 16) throw invalidField('secret', 'Secret must be at least 16 characters');
     const webhook: Webhook = {
@@ -194,8 +195,18 @@ export class WebhookService {
     const attempt = event.attempts + 1;
     const retryAt = new Date(now.getTime() + gapAfterAttempt(attempt));
     if (!(await ports.store.claimAttempt(eventId, event.attempts, now, retryAt))) return 'skipped';
+    // A URL refused by itself stays refused (one stored before the rule, or the service's
+    // own host): no point in nine more tries. Refusals that depend on DNS are ordinary
+    // failed attempts, retried, since what a name resolves to can change.
+    const refusal = webhookTargetProblem(event.url, this.deps.targets);
+    if (refusal) {
+      logger.warn('Webhook target refused; event abandoned', { eventId, webhookId: event.webhookId, reason: refusal });
+      await ports.store.finish(eventId, 'failed', refusal);
+      return 'failed';
+    }
     if (attempt < MAX_ATTEMPTS) await ports.scheduleTry(eventId, retryAt);
     const result = await ports.post(event.url, webhookPayload(event, attempt), DELIVERY_TIMEOUT_MS);
+    if (result.refused) logger.warn('Webhook target refused', { eventId, webhookId: event.webhookId, attempt, reason: result.detail });
     if (result.ok) {
       await ports.store.finish(eventId, 'delivered');
       if (attempt < MAX_ATTEMPTS) await ports.unscheduleTry(eventId, retryAt);
@@ -207,22 +218,5 @@ export class WebhookService {
     }
     await ports.store.noteFailure(eventId, result.detail);
     return 'retry';
-  }
-}
-
-/** POSTs JSON; ok only for a 2xx within the timeout (redirects are not followed). */
-export async function postJson(url: string, body: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'shortsms-webhooks/1' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await response.body?.cancel();
-    return { ok: response.status >= 200 && response.status < 300, detail: `HTTP ${response.status}` };
-  } catch (error) {
-    return { ok: false, detail: (error as Error).name === 'TimeoutError' ? `No answer within ${timeoutMs} ms` : String((error as Error).message) };
   }
 }

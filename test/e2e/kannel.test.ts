@@ -43,6 +43,7 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
       KANNEL_USERNAME: kannel.username,
       KANNEL_PASSWORD: kannel.password,
       DLR_SECRET,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1', // the webhook receiver is on loopback
     });
     service = await startService();
     const account = await service.account();
@@ -57,7 +58,7 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     await kannel?.stop();
     await smsc?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-    for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET']) delete process.env[name];
+    for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET', 'WEBHOOK_ALLOW_PRIVATE_TARGETS']) delete process.env[name];
   });
 
   const send = async (recipient: string, text: string) => {

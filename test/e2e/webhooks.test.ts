@@ -19,6 +19,8 @@ describe('delivery-report webhooks', () => {
   let now = new Date('2032-03-01T09:00:00Z');
 
   beforeAll(async () => {
+    // The receiver is on loopback, which only this setting allows (webhook-targets.test.ts covers the refusals).
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = '1';
     service = await startService();
     service.runtime.clock = () => now;
     receiver = createServer((req, res) => {
@@ -34,6 +36,7 @@ describe('delivery-report webhooks', () => {
   });
 
   afterAll(async () => {
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
     await service.close();
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });

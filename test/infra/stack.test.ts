@@ -121,6 +121,13 @@ describe('ServiceStack', () => {
       });
     });
 
+    it('tells the webhook worker the short-link base, the service host it refuses as a target', () => {
+      // Assess
+      const variables = resources[logicalId(stack.messaging.webhookWorker)]!.Properties.Environment.Variables;
+      expect(variables.SHORT_LINK_BASE).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cfnId(stack.redirect.distribution), 'DomainName'] }]] });
+      expect(variables.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBeUndefined();
+    });
+
     it('lets every function that settles messages queue webhook events', () => {
       // Assess
       for (const fn of [stack.messaging.worker, stack.messaging.sweeper, stack.api.functions.get('kannel-report')!]) {
