@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { isCalendarDate } from '../../domain/time';
+import { calendarDateProblem } from '../../domain/time';
 import { MAX_COMMENT_LENGTH } from '../../domain/links';
 import { flag, text } from '../params';
 
@@ -11,7 +11,10 @@ export const linkStatus = flag('Status must be 0 or 1');
 export const expirationDate = v.pipe(
   v.string('Expiration date must be a date, YYYY-MM-DD'),
   v.trim(),
-  v.check((value) => value === '' || isCalendarDate(value), 'Expiration date must be a date, YYYY-MM-DD'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed && dataset.value !== '' ? calendarDateProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: `Expiration date ${problem}` });
+  }),
   v.transform((value) => (value === '' ? null : value)),
 );
 

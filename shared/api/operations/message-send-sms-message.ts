@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { AppError } from '../../domain/errors';
+import { AppError, invalidField } from '../../domain/errors';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { parseRequestTs } from '../../domain/time';
 import { runtime } from '../../runtime';
@@ -41,10 +41,9 @@ export const messageSendSmsMessage: Operation = async ({ params, account }) => {
   const options = parseWith(paramsSchema, Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '')));
   let deferredTo: Date | undefined;
   if (options.deferredToTs !== undefined) {
-    deferredTo = parseRequestTs(options.deferredToTs.trim(), account.timeZone);
-    if (!deferredTo) {
-      throw new AppError('invalid', 'Deferred sending time must be YYYY-MM-DD HH:MM:SS', { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] });
-    }
+    const read = parseRequestTs(options.deferredToTs.trim(), account.timeZone);
+    if (typeof read === 'string') throw invalidField('deferredToTs', `Deferred sending time ${read}`);
+    deferredTo = read;
   }
   return runtime().messages.send(account, {
     recipient: input.recipient,
