@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
+import { lengthProblem } from './text-limits';
 import { formatRequestTs, type Clock } from './time';
 import { errorField, logger } from '../telemetry';
 
@@ -86,8 +87,14 @@ export function webhookPayload(event: WebhookEvent, attempt: number): string {
   });
 }
 
+export const MAX_WEBHOOK_URL_LENGTH = 2000;
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+export const MAX_WEBHOOK_SECRET_LENGTH = 256;
+
 /** An http(s) URL with a host, or the problem in words. */
 export function webhookUrlProblem(url: string): string | undefined {
+  const tooLong = lengthProblem('Webhook URL', url, MAX_WEBHOOK_URL_LENGTH);
+  if (tooLong) return tooLong;
   if (!URL.canParse(url)) return 'Webhook URL is not a URL';
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'Webhook URL must be http or https';
@@ -124,7 +131,11 @@ export class WebhookService {
   async register(accountId: number, url: string, secret?: string): Promise<Webhook> {
     const problem = webhookUrlProblem(url);
     if (problem) throw invalidField('url', problem);
-    if (secret !== undefined && secret.length < 16) throw invalidField('secret', 'Secret must be at least 16 characters');
+    if (secret !== undefined && secret.length < MIN_WEBHOOK_SECRET_LENGTH) {
+      throw invalidField('secret', `Secret must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters`);
+    }
+    const secretProblem = secret === undefined ? undefined : lengthProblem('Secret', secret, MAX_WEBHOOK_SECRET_LENGTH);
+    if (secretProblem) throw invalidField('secret', secretProblem);
     const webhook: Webhook = {
       id: ulid(),
       accountId,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { calendarDateProblem } from '../../domain/time';
 import { MAX_COMMENT_LENGTH } from '../../domain/links';
-import { flag, text } from '../params';
+import { flag, maxCharacters, text } from '../params';
 
 /** Schemas for the `data[...]` fields Link/Create and Link/Update share. */
 
@@ -21,7 +21,7 @@ export const expirationDate = v.pipe(
 /** At most 255 characters; empty means no comment. */
 export const comment = v.pipe(
   text('Comment must be text'),
-  v.maxGraphemes(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
+  maxCharacters(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
   v.transform((value) => (value === '' ? null : value)),
 );
 
