@@ -20,7 +20,8 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The calendar dates every date input of the API may name, as wall-clock dates in the
- * account's zone: from the Unix epoch through 9990-12-31. The years short of 9999 leave
+ * account's zone: from the Unix epoch (nothing the service holds is older, and clients
+ * send 1970-01-01 for "from the start") through 9990-12-31. The years short of 9999 leave
  * room for what is derived from an accepted date (a Link/GetStats interval reaches up to
  * 3 years past dateFrom; a zone is up to 14 hours off UTC), so every instant the service
  * computes, stores or shows keeps a four-digit year, as its layouts and keys assume.
