@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AppError, type ErrorKind, type FieldErrors } from '../domain/errors';
+import { isLongerThan } from '../domain/text-limits';
 
 /**
  * Building blocks for the valibot schemas beside each operation. Parameters arrive as
@@ -21,6 +22,11 @@ export function flag(message: string) {
 /** Free text; rejects what decoding could not read as UTF-8 (U+FFFD). */
 export function text(message: string) {
   return v.pipe(v.string(message), v.check((value) => !value.includes('\ufffd'), `${message}: it is not valid UTF-8 text`));
+}
+
+/** At most `max` characters, counted as the domain counts them (code points, see text-limits). */
+export function maxCharacters(max: number, message: string) {
+  return v.check((value: string) => !isLongerThan(value, max), message);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   isApiKeyShaped,
   isCurrencyCode,
   EMPTY_SENDING_SETTINGS,
+  MAX_ACCOUNT_NAME_LENGTH,
   type Account,
   type AccountStatus,
   type ApiKey,
@@ -17,6 +18,7 @@ import {
 import { AppError } from './errors';
 import type { IdSource } from './link-service';
 import { isValidSignature } from './senders';
+import { lengthProblem } from './text-limits';
 import { isValidTimeZone, type Clock } from './time';
 
 /** What account administration and authentication need from storage. */
@@ -228,6 +230,8 @@ export class AccountService {
 
 function assertSettings(account: Pick<Account, 'name' | 'timeZone' | 'currency'>): void {
   if (account.name.trim() === '') throw new AppError('invalid', 'An account needs a name');
+  const nameProblem = lengthProblem('An account name', account.name, MAX_ACCOUNT_NAME_LENGTH);
+  if (nameProblem) throw new AppError('invalid', nameProblem);
   if (!isValidTimeZone(account.timeZone)) throw new AppError('invalid', `Unknown IANA time zone: ${account.timeZone}`);
   if (!isCurrencyCode(account.currency)) throw new AppError('invalid', `Not an ISO 4217 currency code: ${account.currency}`);
 }

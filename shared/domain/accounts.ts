@@ -1,5 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 
+export const MAX_ACCOUNT_NAME_LENGTH = 100;
+
 export interface Account {
   id: number;
   name: string;

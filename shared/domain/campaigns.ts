@@ -2,6 +2,8 @@
 export const CAMPAIGN_STATUSES = ['NEW', 'MODERATION', 'DECLINED', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND', 'RUNNING', 'SENT', 'DONE'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
+export const MAX_CAMPAIGN_NAME_LENGTH = 255;
+
 /** Each send makes a campaign that holds that one message. */
 export interface Campaign {
   id: number;

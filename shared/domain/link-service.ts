@@ -5,6 +5,7 @@ import { LinkResolver } from './link-resolver';
 import type { LinkCodec } from './link-code';
 import {
   LINK_STATUS,
+  MAX_MODERATOR_COMMENT_LENGTH,
   MODERATOR_STATUS,
   RESERVED_CODES,
   type Link,
@@ -13,6 +14,7 @@ import {
 } from './links';
 import { mapLimited } from './concurrency';
 import { page, sortBy, type Pagination, type SortOrder } from './paging';
+import { lengthProblem } from './text-limits';
 import { endOfLocalDay, localDate, type Clock } from './time';
 
 /** What the link service needs from storage; shared/store implements it. */
@@ -202,6 +204,8 @@ export class LinkService {
 
   /** An administrator blocks (0) or approves (1) any account's link, with an optional comment. */
   async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link> {
+    const problem = moderatorComment === null ? undefined : lengthProblem('A moderator comment', moderatorComment, MAX_MODERATOR_COMMENT_LENGTH);
+    if (problem) throw invalidField('moderatorComment', problem);
     const link = await this.deps.links.moderate(id, moderatorStatus, moderatorComment);
     if (!link) throw new AppError('notFound', `No link ${id}`);
     this.deps.cache.invalidate(link.code);

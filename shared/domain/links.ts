@@ -1,6 +1,7 @@
 // The two checks used, not the whole library (which would triple every function's bundle).
 import isFQDN from 'validator/lib/isFQDN';
 import isIP from 'validator/lib/isIP';
+import { isLongerThan } from './text-limits';
 
 /** A short link as the domain knows it. Times are UTC instants. */
 export interface Link {
@@ -32,6 +33,7 @@ export const MODERATOR_STATUS = { blocked: 0, approved: 1 } as const;
 
 export const MAX_FULL_LINK_LENGTH = 2000;
 export const MAX_COMMENT_LENGTH = 255;
+export const MAX_MODERATOR_COMMENT_LENGTH = 255;
 
 /** What a redirect does with a link right now. */
 export type LinkVerdict = 'redirect' | 'inactive' | 'blocked' | 'expired';
@@ -60,7 +62,7 @@ const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
  */
 export function fullLinkProblem(fullLink: string, shortLinkHost: string): string | undefined {
   if (fullLink.length === 0) return 'Full link is required';
-  if (fullLink.length > MAX_FULL_LINK_LENGTH) return `Full link must be at most ${MAX_FULL_LINK_LENGTH} characters`;
+  if (isLongerThan(fullLink, MAX_FULL_LINK_LENGTH)) return `Full link must be at most ${MAX_FULL_LINK_LENGTH} characters`;
   if (/[\s\u0000-\u001f\u007f\ufffd]/.test(fullLink)) return 'Full link must not contain spaces or control characters';
   const scheme = SCHEME_PREFIX.exec(fullLink)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return `Links with the ${scheme}: scheme are not allowed`;

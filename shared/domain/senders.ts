@@ -1,6 +1,9 @@
 import type { Account, SendingSettings } from './accounts';
 import { AppError } from './errors';
 
+/** The longest signature: a numeric sender of 15 digits. */
+export const MAX_SIGNATURE_LENGTH = 15;
+
 /**
  * Sender signatures: alphanumeric names of 1–11 characters (letters, digits, space,
  * `.`, `-`, `_`, with at least one letter) or numeric senders of up to 15 digits, as

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
+import { lengthProblem } from './text-limits';
 import { formatRequestTs, type Clock } from './time';
 import { webhookTargetProblem, type WebhookTargetPolicy } from './webhook-targets';
 import { errorField, logger } from '../telemetry';
@@ -95,6 +96,10 @@ export function webhookPayload(event: WebhookEvent, attempt: number): string {
   });
 }
 
+export const MAX_WEBHOOK_URL_LENGTH = 2000;
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
+export const MAX_WEBHOOK_SECRET_LENGTH = 256;
+
 /**
  * Delivery-report webhooks (SPEC §7). Every final status makes one event per webhook of
  * the account, written before anything is sent. Each attempt is claimed first (a
@@ -123,9 +128,13 @@ export class WebhookService {
   }
 
   async register(accountId: number, url: string, secret?: string): Promise<Webhook> {
-    const problem = webhookTargetProblem(url, this.deps.targets);
+    const problem = lengthProblem('Webhook URL', url, MAX_WEBHOOK_URL_LENGTH) ?? webhookTargetProblem(url, this.deps.targets);
     if (problem) throw invalidField('url', problem);
-    if (secret !== undefined && secret.length < 16) throw invalidField('secret', 'Secret must be at least 16 characters');
+    if (secret !== undefined && secret.length < MIN_WEBHOOK_SECRET_LENGTH) {
+      throw invalidField('secret', `Secret must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters`);
+    }
+    const secretProblem = secret === undefined ? undefined : lengthProblem('Secret', secret, MAX_WEBHOOK_SECRET_LENGTH);
+    if (secretProblem) throw invalidField('secret', secretProblem);
     const webhook: Webhook = {
       id: ulid(),
       accountId,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { isCalendarDate } from '../../domain/time';
+import { calendarDateProblem } from '../../domain/time';
 import { MAX_COMMENT_LENGTH } from '../../domain/links';
-import { flag, text } from '../params';
+import { flag, maxCharacters, text } from '../params';
 
 /** Schemas for the `data[...]` fields Link/Create and Link/Update share. */
 
@@ -11,14 +11,17 @@ export const linkStatus = flag('Status must be 0 or 1');
 export const expirationDate = v.pipe(
   v.string('Expiration date must be a date, YYYY-MM-DD'),
   v.trim(),
-  v.check((value) => value === '' || isCalendarDate(value), 'Expiration date must be a date, YYYY-MM-DD'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const problem = dataset.typed && dataset.value !== '' ? calendarDateProblem(dataset.value) : undefined;
+    if (problem) addIssue({ message: `Expiration date ${problem}` });
+  }),
   v.transform((value) => (value === '' ? null : value)),
 );
 
 /** At most 255 characters; empty means no comment. */
 export const comment = v.pipe(
   text('Comment must be text'),
-  v.maxGraphemes(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
+  maxCharacters(MAX_COMMENT_LENGTH, `Comment must be at most ${MAX_COMMENT_LENGTH} characters`),
   v.transform((value) => (value === '' ? null : value)),
 );
 

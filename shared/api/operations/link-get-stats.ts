@@ -19,14 +19,17 @@ export const linkGetStats: Operation = async ({ params, account }) => {
   const moment = (name: 'dateFrom' | 'dateTo') => {
     if (criteria[name] === undefined) return undefined;
     const value = parseRequestTs(scalar(criteria[name], `criteria[${name}]`).trim(), account.timeZone, { allowDate: true });
-    if (!value) throw new AppError('limit', `criteria[${name}] must be YYYY-MM-DD HH:MM:SS`);
+    if (typeof value === 'string') throw new AppError('limit', `criteria[${name}] ${value}`);
     return value;
   };
+  const from = moment('dateFrom');
+  const to = moment('dateTo');
+  if (from && to && to < from) throw new AppError('limit', 'criteria[dateTo] must not be before criteria[dateFrom]');
   return runtime().stats.linkStats(
     account,
     ids.map((id) => (/^\d{1,15}$/.test(id) ? Number(id) : undefined)),
     type,
-    moment('dateFrom'),
-    moment('dateTo'),
+    from,
+    to,
   );
 };

@@ -32,7 +32,7 @@ function linkQuery(params: Record<string, unknown>, account: Account): LinkQuery
     if (criteria[name] === undefined) return undefined;
     const value = scalar(criteria[name], `criteria[${name}]`).trim();
     const instant = parseRequestTs(value, zone, { allowDate: true, bareDateAs });
-    if (!instant) throw new AppError('limit', `criteria[${name}] must be YYYY-MM-DD or YYYY-MM-DD HH:MM:SS`);
+    if (typeof instant === 'string') throw new AppError('limit', `criteria[${name}] ${instant}`);
     return instant;
   };
   const query = criteria.query === undefined ? undefined : scalar(criteria.query, 'criteria[query]').trim();

@@ -48,7 +48,7 @@ function messageQuery(params: Record<string, unknown>, account: Account): Messag
     const value = text(name);
     if (value === undefined) return undefined;
     const instant = parseRequestTs(value.trim(), account.timeZone, { allowDate: true, bareDateAs });
-    if (!instant) throw new AppError('limit', `criteria[${name}] must be YYYY-MM-DD HH:MM:SS`);
+    if (typeof instant === 'string') throw new AppError('limit', `criteria[${name}] ${instant}`);
     return instant;
   };
   const ids = (name: string) => {

@@ -1,19 +1,26 @@
 import * as v from 'valibot';
-import { AppError } from '../../domain/errors';
+import { AppError, invalidField } from '../../domain/errors';
+import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
+import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';
 import { runtime } from '../../runtime';
-import { isGiven, isRecord, parseWith, text } from '../params';
+import { isGiven, isRecord, maxCharacters, parseWith, text } from '../params';
 import type { Operation } from '../types';
 
 const sendSchema = v.object({
   recipient: v.string('Recipient must be a single value'),
   text: v.pipe(text('Text must be text'), v.check((value) => value.trim() !== '', 'Text is required')),
-  from: v.optional(v.string('Sender must be a single value')),
+  // No signature is longer; a longer `from` is refused before it is looked up or echoed.
+  from: v.optional(
+    v.pipe(v.string('Sender must be a single value'), v.trim(), maxCharacters(MAX_SIGNATURE_LENGTH, `Sender must be at most ${MAX_SIGNATURE_LENGTH} characters`)),
+  ),
 });
 
 const paramsSchema = v.object({
-  name: v.optional(v.pipe(text('Campaign name must be text'), v.maxGraphemes(255, 'Campaign name must be at most 255 characters'))),
+  name: v.optional(
+    v.pipe(text('Campaign name must be text'), maxCharacters(MAX_CAMPAIGN_NAME_LENGTH, `Campaign name must be at most ${MAX_CAMPAIGN_NAME_LENGTH} characters`)),
+  ),
   deferredToTs: v.optional(v.string('Deferred sending time must be YYYY-MM-DD HH:MM:SS')),
   shortenLinks: v.optional(v.picklist(['0', '1'], 'shortenLinks must be 0 or 1')),
   validity: v.optional(
@@ -41,10 +48,9 @@ export const messageSendSmsMessage: Operation = async ({ params, account }) => {
   const options = parseWith(paramsSchema, Object.fromEntries(Object.entries(extra).filter(([, value]) => value !== '')));
   let deferredTo: Date | undefined;
   if (options.deferredToTs !== undefined) {
-    deferredTo = parseRequestTs(options.deferredToTs.trim(), account.timeZone);
-    if (!deferredTo) {
-      throw new AppError('invalid', 'Deferred sending time must be YYYY-MM-DD HH:MM:SS', { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] });
-    }
+    const read = parseRequestTs(options.deferredToTs.trim(), account.timeZone);
+    if (typeof read === 'string') throw invalidField('deferredToTs', `Deferred sending time ${read}`);
+    deferredTo = read;
   }
   return runtime().messages.send(account, {
     recipient: input.recipient,
