@@ -43,20 +43,38 @@ export function linkVerdict(link: Pick<Link, 'status' | 'moderatorStatus' | 'exp
   return 'redirect';
 }
 
-/** Where a visitor is sent: fullLink as given, with `http://` when it came without a scheme. */
-export function redirectTarget(fullLink: string): string {
-  return HAS_HTTP_SCHEME.test(fullLink) ? fullLink : `http://${fullLink.replace(/^\/\//, '')}`;
+/**
+ * Where a visitor is sent: fullLink serialized as the WHATWG URL standard does (an IDN host
+ * in punycode, any other non-ASCII percent-encoded), so that it fits a Location header,
+ * with `http://` in front when it came without a scheme. The user's own spelling stays in
+ * fullLink. Undefined when fullLink is no URL (only a link stored without validation).
+ */
+export function redirectTarget(fullLink: string): string | undefined {
+  const href = parseFullLink(fullLink)?.href;
+  // WHATWG serializes to visible ASCII only; checked, since a header can carry nothing else.
+  return href !== undefined && HEADER_SAFE.test(href) ? href : undefined;
+}
+
+function parseFullLink(fullLink: string): URL | undefined {
+  const withScheme = HAS_HTTP_SCHEME.test(fullLink) ? fullLink : `http://${fullLink.replace(/^\/\//, '')}`;
+  try {
+    return new URL(withScheme);
+  } catch {
+    return undefined;
+  }
 }
 
 const HAS_HTTP_SCHEME = /^https?:\/\//i;
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 /** `name:` at the start; `host:8080` is a port, not a scheme. */
 const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
 
 /**
  * Checks a URL to shorten and returns the problem in words, or undefined when it is fine.
- * Accepted: http(s) URLs, with or without the scheme, whose host is a domain name with a
- * top-level domain or an IP address. Rejected: other schemes (javascript:, data:, file:…),
- * credentials in the URL, and links to the short-link host itself (redirect loops).
+ * Accepted: http(s) URLs, with or without the scheme, that WHATWG can parse and whose host
+ * is a domain name with a top-level domain or an IP address. Rejected: other schemes
+ * (javascript:, data:, file:…), credentials in the URL, and links to the short-link host
+ * itself (redirect loops).
  */
 export function fullLinkProblem(fullLink: string, shortLinkHost: string): string | undefined {
   if (fullLink.length === 0) return 'Full link is required';
@@ -64,12 +82,8 @@ export function fullLinkProblem(fullLink: string, shortLinkHost: string): string
   if (/[\s\u0000-\u001f\u007f\ufffd]/.test(fullLink)) return 'Full link must not contain spaces or control characters';
   const scheme = SCHEME_PREFIX.exec(fullLink)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return `Links with the ${scheme}: scheme are not allowed`;
-  let url: URL;
-  try {
-    url = new URL(redirectTarget(fullLink));
-  } catch {
-    return 'Invalid URL';
-  }
+  const url = parseFullLink(fullLink);
+  if (!url || !HEADER_SAFE.test(url.href)) return 'Invalid URL';
   if (url.username !== '' || url.password !== '') return 'Links with credentials are not allowed';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const isIp = isIP(host);

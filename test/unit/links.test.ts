@@ -36,11 +36,39 @@ describe('fullLinkProblem', () => {
   });
 });
 
+describe('fullLinkProblem and redirectTarget agree', () => {
+  it.each(['https://example.com/привет', 'https://пример.рф/', 'https://example.com/😀?q=😀#😀', 'https://example．com/', 'https://example.com/é', 'http://😀.com/'])(
+    'accepts %s, which redirectTarget serializes in ASCII',
+    (url) => {
+      expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
+      expect(redirectTarget(url)).toMatch(/^[\x21-\x7e]+$/);
+    },
+  );
+
+  it.each(['http://exa\u200dmple.com/', 'http://xn--/', 'https://example.com:99999/', 'http://[::1/', 'http://a..b.com/'])('refuses %j, which is no URL', (url) => {
+    expect(fullLinkProblem(url, 'sho.rt')).toBe('Invalid URL');
+  });
+});
+
 describe('redirectTarget', () => {
-  it('adds http:// to links given without a scheme and keeps the rest', () => {
+  it('serializes as WHATWG does: IDN host in punycode, the rest of non-ASCII percent-encoded', () => {
+    expect(redirectTarget('https://example.com/привет')).toBe('https://example.com/%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82');
+    expect(redirectTarget('https://пример.рф/')).toBe('https://xn--e1afmkfd.xn--p1ai/');
+    expect(redirectTarget('пример.рф/путь?q=да#я')).toBe('http://xn--e1afmkfd.xn--p1ai/%D0%BF%D1%83%D1%82%D1%8C?q=%D0%B4%D0%B0#%D1%8F');
+    expect(redirectTarget('https://example.com/😀')).toBe('https://example.com/%F0%9F%98%80');
+    expect(redirectTarget('https://example．com/')).toBe('https://example.com/');
+    expect(redirectTarget('https://example.com/café')).toBe('https://example.com/caf%C3%A9');
+  });
+
+  it('adds http:// to links given without a scheme', () => {
     expect(redirectTarget('www.example.com/a?b=1')).toBe('http://www.example.com/a?b=1');
     expect(redirectTarget('//example.com/a')).toBe('http://example.com/a');
-    expect(redirectTarget('HTTPS://example.com')).toBe('HTTPS://example.com');
+    expect(redirectTarget('HTTPS://example.com')).toBe('https://example.com/');
+  });
+
+  it('is undefined for a full link that is no URL (one stored without validation)', () => {
+    expect(redirectTarget('http://exa\u200dmple.com/')).toBeUndefined();
+    expect(redirectTarget('https://[::1')).toBeUndefined();
   });
 });
 
