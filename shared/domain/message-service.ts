@@ -99,7 +99,7 @@ export class MessageService {
       clock: Clock;
       /** The shared service signature used when an account has no usable one. */
       serviceSignature: string;
-      /** Host of `{short_link_base}`, whose links are not shortened again. */
+      /** Hostname of `{short_link_base}`, whose links are not shortened again. */
       shortLinkHost: string;
       /** Told of every status change, whatever made it (a report, an expiry, a decline): webhooks. */
       statusListener?: (message: Message) => Promise<void>;

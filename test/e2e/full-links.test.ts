@@ -7,7 +7,7 @@ import { startService, type TestService } from '../support/local-service';
 // short-link host and not merely as loopback (the server itself listens on 127.0.0.1).
 const SHORT_LINK_BASE = 'https://sho.rt';
 
-describe('full links beyond ASCII', () => {
+describe('full links beyond ASCII, and links back to this service or this machine', () => {
   let service: TestService;
   let key: string;
   let accountId: number;
@@ -98,4 +98,78 @@ describe('full links beyond ASCII', () => {
       });
     });
   });
+
+  describe('refusals', () => {
+    const local = 'Links to local addresses (localhost, loopback, link-local or unspecified) are not allowed';
+    const own = 'Links to the short-link domain are not allowed';
+
+    it.each([
+      ['http://127.0.0.1:{port}/abcd', local],
+      ['http://[::ffff:127.0.0.1]:{port}/abcd', local],
+      ['http://0.0.0.0:{port}/abcd', local],
+      ['http://[::1]:{port}/abcd', local],
+      ['http://[::]:{port}/abcd', local],
+      ['http://2130706433:{port}/abcd', local],
+      ['http://0x7f.1:{port}/abcd', local],
+      ['http://127.0.0.1.:{port}/abcd', local],
+      ['localhost:{port}/abcd', local],
+      ['http://LOCALHOST.:{port}/abcd', local],
+      ['http://short.localhost/abcd', local],
+      ['http://169.254.169.254/latest/meta-data/', local],
+      ['http://[::ffff:169.254.169.254]/', local],
+      ['http://[fe80::1]/', local],
+      ['https://SHO.RT/abcd', own],
+      ['https://sho.rt./abcd', own],
+      ['sho．rt/abcd', own],
+      ['https://ｓｈｏ.ｒｔ/abcd', own],
+      ['http://sho.rt:8080/abcd', own],
+      ['https://exa\u200dmple.com/', 'Invalid URL'],
+    ])('refuses %s with code 1 and writes nothing', async (spelling, problem) => {
+      // Prepare
+      const fullLink = spelling.replace('{port}', String(service.local.port));
+      const before = (await listed()).totalItemCount;
+
+      // Act
+      const envelope = await create(fullLink);
+
+      // Assess
+      expect(envelope).toEqual({ code: 1, data: { fullLink: [problem] }, message: expect.stringMatching(/\w/) });
+      expect((await listed()).totalItemCount).toBe(before);
+    });
+
+    it('leaves fullLink alone in Link/Update, so no local address gets in that way', async () => {
+      // Prepare
+      const created = await create('https://example.com/keep');
+
+      // Act
+      const updated = await service.api('Link/Update', key, { id: String(created.data.id), 'data[fullLink]': 'http://[::1]/' });
+
+      // Assess
+      expect(updated.code).toBe(0);
+      expect((await service.api('Link/Get', key, { id: String(created.data.id) })).data.fullLink).toBe('https://example.com/keep');
+    });
+
+    it('shortens the other links of an SMS text and leaves local and own ones as written', async () => {
+      // Prepare
+      const loopback = `http://[::ffff:127.0.0.1]:${service.local.port}/abcd`;
+      const own = 'https://SHO.RT./abcd';
+      const text = `Offer https://пример.рф/акция see ${loopback} or ${own}`;
+      const before = (await listed()).totalItemCount;
+
+      // Act
+      const sent = await service.api('Message/SendSmsMessage', key, { recipient: '447400123450', text, 'params[shortenLinks]': '1' });
+
+      // Assess: as with any text that is no valid link, they stay in the text unshortened
+      expect(sent.code).toBe(0);
+      const message = await service.runtime.messageStore.get(sent.data.messageId);
+      expect(message!.text).toMatch(new RegExp(`^Offer ${SHORT_LINK_BASE}/[0-9a-z]{4} see ${escape(loopback)} or ${escape(own)}$`));
+      const links = (await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) })).data as Array<{ fullLink: string }>;
+      expect(links.map((link) => link.fullLink)).toEqual(['https://пример.рф/акция']);
+      expect((await listed()).totalItemCount).toBe(before + 1);
+    });
+  });
 });
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

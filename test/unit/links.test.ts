@@ -27,13 +27,69 @@ describe('fullLinkProblem', () => {
     ['http://user:secret@example.com', 'Links with credentials are not allowed'],
     ['https://sho.rt/abcd', 'Links to the short-link domain are not allowed'],
     ['SHO.RT/abcd', 'Links to the short-link domain are not allowed'],
-    ['localhost:8080', 'Invalid URL'],
+    ['localhost:8080', 'Links to local addresses (localhost, loopback, link-local or unspecified) are not allowed'],
     ['example', 'Invalid URL'],
     ['http://exa mple.com', 'Full link must not contain spaces or control characters'],
     [`https://example.com/${'a'.repeat(2000)}`, 'Full link must be at most 2000 characters'],
   ])('rejects %j', (url, problem) => {
     expect(fullLinkProblem(url, host)).toBe(problem);
   });
+});
+
+describe('fullLinkProblem for links back to this service or this machine', () => {
+  const local = 'Links to local addresses (localhost, loopback, link-local or unspecified) are not allowed';
+  const own = 'Links to the short-link domain are not allowed';
+
+  it.each([
+    'http://127.0.0.1:8080/abcd',
+    'http://127.1.2.3/',
+    'http://0x7f.1/',
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://127.0.0.1./',
+    'http://[::1]:8080/abcd',
+    'http://[0:0:0:0:0:0:0:1]/',
+    'http://[::ffff:127.0.0.1]:8080/abcd',
+    'http://[::ffff:7f00:1]/',
+    'http://0.0.0.0:8080/abcd',
+    'http://0/',
+    'http://[::]/',
+    'http://[::ffff:0.0.0.0]/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::ffff:169.254.169.254]/',
+    'http://[fe80::1]/',
+    'http://[febf::1]/',
+    'localhost',
+    'http://LOCALHOST./',
+    'http://app.localhost:3000/',
+    'http://ａｐｐ．ｌｏｃａｌｈｏｓｔ/',
+  ])('refuses %s as a local address', (url) => {
+    expect(fullLinkProblem(url, 'sho.rt')).toBe(local);
+  });
+
+  it.each(['https://SHO.RT/abcd', 'https://sho.rt./abcd', 'http://sho.rt:8443/abcd', 'sho．rt/abcd', 'https://ｓｈｏ.ｒｔ/', 'https://sh\u00ADo.rt/'])(
+    'refuses %s as the short-link host',
+    (url) => {
+      expect(fullLinkProblem(url, 'sho.rt')).toBe(own);
+    },
+  );
+
+  it('compares the short-link host as WHATWG spells it: IDN, a final dot, IPv4 forms', () => {
+    expect(fullLinkProblem('https://ПРИМЕР.РФ/abcd', new URL('https://пример.рф').hostname)).toBe(own);
+    expect(fullLinkProblem('https://xn--e1afmkfd.xn--p1ai./abcd', new URL('https://пример.рф').hostname)).toBe(own);
+    expect(fullLinkProblem('https://sho.rt/abcd', new URL('https://sho.rt.').hostname)).toBe(own);
+    for (const url of ['http://203.0.113.5/abcd', 'http://0xcb.0.113.5/', 'http://3405803781/', 'http://[::ffff:203.0.113.5]/', 'http://[::ffff:cb00:7105]/']) {
+      expect(fullLinkProblem(url, '203.0.113.5')).toBe(own);
+    }
+    expect(fullLinkProblem('http://[2001:db8::0:1]/', '[2001:db8::1]')).toBe(own);
+  });
+
+  it.each(['http://10.1.2.3/', 'http://192.168.0.10/', 'http://172.16.0.1/', 'http://[fd00::1]/', 'http://intranet.corp.example/', 'http://128.0.0.1/', 'http://[fec0::1]/', 'http://localhost.example.com/'])(
+    'accepts %s: private and other addresses are not local',
+    (url) => {
+      expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
+    },
+  );
 });
 
 describe('fullLinkProblem and redirectTarget agree', () => {
