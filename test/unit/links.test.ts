@@ -1,4 +1,5 @@
-import { fullLinkProblem, linkVerdict, redirectTarget } from '../../shared/domain/links';
+import { fullLinkProblem } from '../../shared/domain/full-link-rules';
+import { linkVerdict, redirectTarget } from '../../shared/domain/links';
 
 describe('fullLinkProblem', () => {
   const host = 'sho.rt';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../../domain/errors';
-import { fullLinkProblem } from '../../domain/links';
+import { fullLinkProblem } from '../../domain/full-link-rules';
 import { requireShortLinkBase } from '../../config';
 import { runtime } from '../../runtime';
 import { isGiven, isRecord, parseWith, text } from '../params';
