@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { fullLinkProblem } from '../../shared/domain/full-link-rules';
 import { linkVerdict, redirectTarget } from '../../shared/domain/links';
 
@@ -101,6 +102,25 @@ describe('fullLinkProblem and redirectTarget agree', () => {
       expect(redirectTarget(url)).toMatch(/^[\x21-\x7e]+$/);
     },
   );
+
+  it('serializes every full link it accepts to an ASCII URL, whatever the characters', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 40 });
+    const fullLinks = fc.oneof(
+      fc.webUrl({ withQueryParameters: true, withFragments: true }),
+      fc.tuple(fc.constantFrom('https://', 'http://', '', '//'), text, fc.constantFrom('.com', '.рф', '．com', ''), fc.constantFrom('/', '?', '#', ''), text).map((parts) => parts.join('')),
+    );
+    let accepted = 0;
+    fc.assert(
+      fc.property(fullLinks, (fullLink) => {
+        if (fullLinkProblem(fullLink, 'sho.rt') !== undefined) return;
+        accepted++;
+        expect(redirectTarget(fullLink)).toMatch(/^[\x21-\x7e]+$/);
+      }),
+      { numRuns: 2000 },
+    );
+    // Not a vacuous pass: a good share of the inputs are accepted.
+    expect(accepted).toBeGreaterThan(500);
+  });
 
   it.each(['http://exa\u200dmple.com/', 'http://xn--/', 'https://example.com:99999/', 'http://[::1/', 'http://a..b.com/'])('refuses %j, which is no URL', (url) => {
     expect(fullLinkProblem(url, 'sho.rt')).toBe('Invalid URL');
