@@ -149,7 +149,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     messageIds: new IdAllocator(store, 'message'),
     clock,
     serviceSignature: config.serviceSignature,
-    shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).host : '',
+    shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).hostname : '',
     statusListener: (message) => webhooks.onMessageStatus(message),
   });
   // The simulator reports through the dispatcher: the path real gateways' reports take.

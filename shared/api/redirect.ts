@@ -11,9 +11,10 @@ import { errorField, logger } from '../telemetry';
 /**
  * `GET|HEAD {short_link_base}/<code>` (SPEC §5): 302 to the full link when the link is
  * active, approved and unexpired; otherwise a small page with 404 (unknown or inactive),
- * 451 (blocked by a moderator) or 410 (expired). Nothing here is cacheable by browsers
- * or CDNs, so a status change shows at once. Each GET of an existing link becomes a
- * click event on the click queue.
+ * 451 (blocked by a moderator) or 410 (expired), and 404 for a link whose full link cannot
+ * be sent as a URL (only one stored without validation; a page, not a 500). Nothing here
+ * is cacheable by browsers or CDNs, so a status change shows at once. Each GET of an
+ * existing link becomes a click event on the click queue.
  */
 export interface RedirectDeps {
   links: Pick<LinkService, 'findForRedirect'>;
@@ -27,7 +28,7 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
   let link = isCodeShaped(code) ? deps.links.findForRedirect(code) : undefined;
   if (link instanceof Promise) link = await link; // a cache miss
   const now = deps.clock();
-  const verdict: LinkVerdict | 'unknown' = link ? linkVerdict(link, now) : 'unknown';
+  const verdict = outcomeOf(link, now);
   // HEAD counts nothing (SPEC §5); unknown codes are not clicks. A queue failure costs a
   // count, never the visitor's redirect.
   if (link && method === 'GET') {
@@ -38,7 +39,8 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
     }
   }
   if (verdict === 'redirect') {
-    return { statusCode: 302, headers: { location: link!.target, 'cache-control': NO_STORE }, body: '' };
+    // outcomeOf redirects only a link that has a target.
+    return { statusCode: 302, headers: { location: link!.target!, 'cache-control': NO_STORE }, body: '' };
   }
   const page = PAGES[verdict];
   return {
@@ -46,6 +48,12 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': NO_STORE },
     body: method === 'HEAD' ? '' : html(page.title, page.text),
   };
+}
+
+function outcomeOf(link: CachedLink | undefined, now: Date): Outcome {
+  if (!link) return 'unknown';
+  const verdict = linkVerdict(link, now);
+  return verdict === 'redirect' && link.target === undefined ? 'unserializable' : verdict;
 }
 
 /**
@@ -69,11 +77,14 @@ function withoutSlashes(path: string): string {
 
 const NO_STORE = 'private, no-store';
 
-const PAGES: Record<Exclude<LinkVerdict, 'redirect'> | 'unknown', { status: number; title: string; text: string }> = {
+type Outcome = LinkVerdict | 'unknown' | 'unserializable';
+
+const PAGES: Record<Exclude<Outcome, 'redirect'>, { status: number; title: string; text: string }> = {
   unknown: { status: 404, title: 'Link not found', text: 'This short link does not exist. Check that it was typed in full.' },
   inactive: { status: 404, title: 'Link not found', text: 'This short link does not exist. Check that it was typed in full.' },
   blocked: { status: 451, title: 'Link unavailable', text: 'This short link has been blocked by our moderators.' },
   expired: { status: 410, title: 'Link expired', text: 'This short link has expired and no longer leads anywhere.' },
+  unserializable: { status: 404, title: 'Link unavailable', text: 'This short link leads to an address that is not a valid web address.' },
 };
 
 function html(title: string, text: string): string {

@@ -2,8 +2,11 @@ import { redirectTarget, type Link } from './links';
 
 /** What the redirect needs of a link, with where it sends visitors worked out once. */
 export type CachedLink = Pick<Link, 'id' | 'accountId' | 'code' | 'fullLink' | 'status' | 'moderatorStatus' | 'expiresAt'> & {
-  /** redirectTarget(fullLink): the Location of its 302. */
-  target: string;
+  /**
+   * redirectTarget(fullLink): the Location of its 302, worked out when the link is cached so
+   * that a hit costs nothing. Undefined when fullLink cannot be serialized as a URL.
+   */
+  target: string | undefined;
 };
 
 interface Entry {

@@ -2,8 +2,9 @@ import { ulid } from 'ulid';
 import type { Account } from './accounts';
 import { submissionStatus, type Campaign, type CampaignStatus, type ScheduledTask } from './campaigns';
 import { AppError, invalidField } from './errors';
+import { fullLinkProblem } from './full-link-rules';
 import type { IdSource, LinkService } from './link-service';
-import { fullLinkProblem, type Link } from './links';
+import type { Link } from './links';
 import { isFinal, type MessageStatus } from './message-status';
 import { page, sortBy, type Pagination, type SortOrder } from './paging';
 import type { Message } from './messages';
@@ -99,7 +100,7 @@ export class MessageService {
       clock: Clock;
       /** The shared service signature used when an account has no usable one. */
       serviceSignature: string;
-      /** Host of `{short_link_base}`, whose links are not shortened again. */
+      /** Hostname of `{short_link_base}`, whose links are not shortened again. */
       shortLinkHost: string;
       /** Told of every status change, whatever made it (a report, an expiry, a decline): webhooks. */
       statusListener?: (message: Message) => Promise<void>;

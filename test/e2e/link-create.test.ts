@@ -95,7 +95,7 @@ describe('Link/Create', () => {
       ['credentials and no scheme', 'user:secret@example.com', /credentials|scheme/],
       ['2,001 characters', `https://example.com/${'a'.repeat(2001 - 'https://example.com/'.length)}`, /2000 characters/],
       ['spaces', 'not a url', /spaces/],
-      ['a host without a top-level domain', 'localhost', /Invalid URL/],
+      ['a host without a top-level domain', 'intranet', /Invalid URL/],
       ['a scheme-qualified host without a top-level domain', 'http://example', /Invalid URL/],
       ['a scheme and nothing else', 'https://', /Invalid URL/],
     ])('when fullLink has %s', async (_, fullLink, message) => {

@@ -5,12 +5,12 @@ import type { LocalService } from '../../shared/local/runtime';
  * to it over real HTTP. The runtime reads its settings from the environment, as on
  * Lambda, so it is imported only after they are set.
  */
-export async function startService(options: { demoApiKey?: string } = {}): Promise<TestService> {
+export async function startService(options: { demoApiKey?: string; shortLinkBase?: string } = {}): Promise<TestService> {
   process.env.AUTH_CACHE_TTL_MS = '0';
   process.env.SIMULATOR_LATENCY_MS = '20';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const { startLocal } = await import('../../shared/local/runtime');
-  const service = await startLocal({ port: 0, demoApiKey: options.demoApiKey });
+  const service = await startLocal({ port: 0, demoApiKey: options.demoApiKey, shortLinkBase: options.shortLinkBase });
   return new TestService(service);
 }
 

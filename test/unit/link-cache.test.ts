@@ -1,4 +1,4 @@
-import { LinkCache, type CachedLink } from '../../shared/domain/link-cache';
+import { cachedLink, LinkCache, type CachedLink } from '../../shared/domain/link-cache';
 
 const link = (id: number): CachedLink => ({
   id,
@@ -60,5 +60,19 @@ describe('LinkCache', () => {
     expect(cache.size).toBe(2);
     expect(cache.get('c1', 3)).toBeUndefined();
     expect(cache.get('c3', 3)?.id).toBe(3);
+  });
+});
+
+describe('cachedLink', () => {
+  it('works out the redirect target once, keeping fullLink as the user gave it', () => {
+    // Prepare
+    const stored = { ...link(1), fullLink: 'пример.рф/акция', moderatorComment: null, comment: null, expirationDate: null, clickCnt: 0, redirectCnt: 0, createdAt: '2026-11-23T00:00:00.000Z', campaignId: null, trackingCode: null };
+
+    // Act
+    const cached = cachedLink(stored);
+
+    // Assess
+    expect(cached.fullLink).toBe('пример.рф/акция');
+    expect(cached.target).toBe('http://xn--e1afmkfd.xn--p1ai/%D0%B0%D0%BA%D1%86%D0%B8%D1%8F');
   });
 });

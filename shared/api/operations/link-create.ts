@@ -1,13 +1,13 @@
 import * as v from 'valibot';
 import { AppError } from '../../domain/errors';
-import { fullLinkProblem } from '../../domain/links';
+import { fullLinkProblem } from '../../domain/full-link-rules';
 import { requireShortLinkBase } from '../../config';
 import { runtime } from '../../runtime';
 import { isGiven, isRecord, parseWith, text } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
 
-const shortLinkHost = new URL(requireShortLinkBase(runtime().config)).host;
+const shortLinkHost = new URL(requireShortLinkBase(runtime().config)).hostname;
 
 // A required key that is missing is reported with the object's message; fullLink is the only one.
 const createSchema = v.object(
