@@ -4,7 +4,7 @@ import { get } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { storeHealthCheck } from '../../shared/local/health';
+import { storeHealthCheck, type Health } from '../../shared/local/health';
 import { startHttpServer, type HttpServer } from '../../shared/local/server';
 import { createStore } from '../../shared/store/client';
 import { formBody } from '../support/local-service';
@@ -296,6 +296,19 @@ describe('GET /health and the connection ceiling (the HTTP server in this proces
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({ status: 'unavailable', reason: 'The store did not answer within 500 ms' });
     store.db.destroy();
+  });
+
+  it('does not cut a request whose answer is slow: REQUEST_TIMEOUT_MS bounds only its arrival', async () => {
+    // Prepare: an answer that takes longer than the request timeout and a check interval together
+    const slowHealth = () => new Promise<Health>((resolve) => setTimeout(() => resolve({ status: 'ok' }), 2500));
+    http = await startHttpServer({ ...settings, requestTimeoutMs: 1000, health: slowHealth });
+
+    // Act
+    const response = await fetch(`http://127.0.0.1:${http.port}/health`);
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
   });
 
   it('closes connections beyond MAX_CONNECTIONS at once, whatever their address', async () => {
