@@ -46,11 +46,17 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const tableName = options.tableName ?? 'shortsms';
   let http: HttpServer | undefined;
   // /health reports "starting" until the runtime, and with it the store client, exists.
-  let health: () => Promise<Health> = async () => ({ status: 'unavailable', reason: 'Starting' });
+  let health: () => Promise<Health> = async () => ({ status: 'unavailable', reason: 'The service is starting' });
   try {
     await ensureTable(dynamo.endpoint, tableName);
-    const { host, maxConnectionsPerIp, maxConnections, requestTimeoutMs, port } = options;
-    const settings: ServerSettings = { ...readServerSettings({}), ...definedOnly({ host, maxConnectionsPerIp, maxConnections, requestTimeoutMs }), port };
+    const defaults = readServerSettings({});
+    const settings: ServerSettings = {
+      host: options.host ?? defaults.host,
+      port: options.port,
+      maxConnectionsPerIp: options.maxConnectionsPerIp ?? defaults.maxConnectionsPerIp,
+      maxConnections: options.maxConnections ?? defaults.maxConnections,
+      requestTimeoutMs: options.requestTimeoutMs ?? defaults.requestTimeoutMs,
+    };
     http = await startHttpServer({ ...settings, health: () => health() });
     const baseUrl = `http://${urlHost(settings.host)}:${http.port}`;
     process.env.TABLE_NAME = tableName;
@@ -94,8 +100,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       },
     };
   } catch (error) {
-    http?.server.close();
-    http?.server.closeAllConnections();
+    await http?.close(0);
     await dynamo.close();
     throw error;
   }
@@ -109,10 +114,6 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return isIPv6(host) ? `[${host}]` : host;
-}
-
-function definedOnly<T extends object>(settings: T): Partial<T> {
-  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /**

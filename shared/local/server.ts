@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import { parse as parseQueryString } from 'node:querystring';
+import ipaddr from 'ipaddr.js';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
 import type { ServerSettings } from '../config';
@@ -101,24 +101,26 @@ interface Lifecycle {
 function limitConnectionsPerAddress(server: Server, limit: number): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const address = clientAddress(socket.remoteAddress);
+    const address = clientAddress(socket);
     const count = address === undefined ? limit : (open.get(address) ?? 0);
-    if (count >= limit) {
+    if (address === undefined || count >= limit) {
       socket.destroy();
       return;
     }
-    open.set(address!, count + 1);
+    open.set(address, count + 1);
     socket.once('close', () => {
-      const left = open.get(address!)! - 1;
-      if (left === 0) open.delete(address!);
-      else open.set(address!, left);
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
     });
   });
 }
 
-function clientAddress(remoteAddress: string | undefined): string | undefined {
-  if (remoteAddress === undefined) return undefined; // already gone
-  return ipaddr.isValid(remoteAddress) ? ipaddr.process(remoteAddress).toString() : remoteAddress;
+/** The client's address, IPv4-mapped IPv6 as plain IPv4; undefined once the socket is gone. */
+function clientAddress(socket: Socket): string | undefined {
+  const address = socket.remoteAddress;
+  if (address === undefined) return undefined;
+  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
 }
 
 /**
