@@ -53,24 +53,46 @@ const USAGE = `Usage: npm run admin -- <command> [options]
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    'time-zone': { type: 'string' },
-    currency: { type: 'string' },
-    comment: { type: 'string' },
-    aws: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+const OPTIONS = {
+  name: { type: 'string' },
+  'time-zone': { type: 'string' },
+  currency: { type: 'string' },
+  comment: { type: 'string' },
+  aws: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** Exit status of a command line this CLI does not understand. */
+const USAGE_ERROR = 2;
+
+/** A command line this CLI does not understand: answered with the usage, not a stack. */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function printUsageError(error: UsageError): number {
+  console.error(`Error: ${error.message}\n\n${USAGE}`);
+  return USAGE_ERROR;
+}
+
+/** The parsed command line; an unknown option or a missing value exits with the usage. */
+function parseCommandLine(): ReturnType<typeof parseArgs<{ allowPositionals: true; options: typeof OPTIONS }>> {
+  try {
+    return parseArgs({ allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    if (!String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS')) throw error;
+    process.exit(printUsageError(new UsageError((error as Error).message)));
+  }
+}
+
+const { values, positionals } = parseCommandLine();
 
 async function main(): Promise<number> {
   const [group, command, ...args] = positionals;
   if (values.help || !group || !command) {
     console.log(USAGE);
-    return values.help ? 0 : 2;
+    return values.help ? 0 : USAGE_ERROR;
   }
   const connection = await connect();
   try {
@@ -210,7 +232,7 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       return print(JSON.stringify(campaign, null, 2), campaign);
     }
     default:
-      throw new AppError('invalid', `Unknown command: ${group} ${command}\n\n${USAGE}`);
+      throw new UsageError(`Unknown command: ${group} ${command}`);
   }
 }
 
@@ -261,6 +283,7 @@ async function reachable(endpoint: string): Promise<boolean> {
 main().then(
   (code) => process.exit(code),
   (error) => {
+    if (error instanceof UsageError) process.exit(printUsageError(error));
     console.error(error instanceof AppError ? `Error: ${error.message}` : error);
     process.exit(1);
   },

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
 import { secretSetting } from './secrets';
@@ -127,4 +128,49 @@ function flag(env: NodeJS.ProcessEnv, name: string): boolean {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
   throw new Error(`${name} must be 1 or 0: ${value}`);
+}
+
+/** The local runtime's HTTP front (bin/serve.ts); on AWS, API Gateway and CloudFront play this part. */
+export interface ServerSettings {
+  host: string;
+  port: number;
+  /** Open connections one client address may hold; 0 for no limit (behind a proxy, every client has its address). */
+  maxConnectionsPerIp: number;
+  /** Open connections in all, kept below the process's file limit so the store and logs still get descriptors. */
+  maxConnections: number;
+  /** How long a request's headers and body may take to arrive; answering takes what it takes. */
+  requestTimeoutMs: number;
+}
+
+export function readServerSettings(env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  const port = integer(env, 'PORT', 8080);
+  if (port > 65535) throw new Error(`PORT is not a port number: ${env.PORT}`);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000);
+  if (requestTimeoutMs === 0) throw new Error('REQUEST_TIMEOUT_MS must be positive');
+  const maxConnections = integer(env, 'MAX_CONNECTIONS', connectionsWithinFileLimit());
+  if (maxConnections === 0) throw new Error('MAX_CONNECTIONS must be positive');
+  return {
+    host: env.HOST || '127.0.0.1',
+    port,
+    maxConnectionsPerIp: integer(env, 'MAX_CONNECTIONS_PER_IP', 256),
+    maxConnections,
+    requestTimeoutMs,
+  };
+}
+
+/**
+ * The open-file limit less what the rest of the process needs: dynalite's LevelDB files,
+ * the store client's sockets and dynalite's ends of them, logs. Node raises its soft limit
+ * to the hard one at start, so this is the limit in force. Where /proc is missing, a
+ * ceiling that fits the usual 4096 descriptors.
+ */
+function connectionsWithinFileLimit(): number {
+  let limit: number;
+  try {
+    const line = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    limit = line?.[1] === undefined ? 4096 : line[1] === 'unlimited' ? 1_048_576 : Number(line[1]);
+  } catch {
+    limit = 4096;
+  }
+  return limit - Math.min(1024, Math.floor(limit / 2));
 }

@@ -1,15 +1,17 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
-import { readConfig } from '../config';
+import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
 import { ensureDemoAccount, type DemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
 import { LocalQueue, LocalQueues, type QueueHandler } from './queue';
-import { startHttpServer } from './server';
+import { storeHealthCheck, type Health } from './health';
+import { startHttpServer, type HttpServer } from './server';
 
-export interface LocalOptions {
+/** Where and how to listen: the port, and HOST and the connection limits, which default as in readServerSettings. */
+export interface LocalOptions extends Partial<Omit<ServerSettings, 'port'>> {
   port: number;
   /** LevelDB directory; undefined keeps everything in memory (tests). */
   dataDir?: string;
@@ -28,6 +30,9 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
+/** How long a stop waits for requests in flight before it closes their connections. */
+export const STOP_GRACE_MS = 10_000;
+
 /** The file through which the admin CLI finds a running local service's DynamoDB endpoint. */
 export const ENDPOINT_FILE = 'dynamodb-endpoint';
 
@@ -40,11 +45,21 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const dynamo = await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true });
   const tableName = options.tableName ?? 'shortsms';
-  let http: { server: Server; port: number } | undefined;
+  let http: HttpServer | undefined;
+  // /health reports "starting" until the runtime, and with it the store client, exists.
+  let health: () => Promise<Health> = async () => ({ status: 'unavailable', reason: 'The service is starting' });
   try {
     await ensureTable(dynamo.endpoint, tableName);
-    http = await startHttpServer({ port: options.port });
-    const baseUrl = `http://127.0.0.1:${http.port}`;
+    const defaults = readServerSettings({});
+    const settings: ServerSettings = {
+      host: options.host ?? defaults.host,
+      port: options.port,
+      maxConnectionsPerIp: options.maxConnectionsPerIp ?? defaults.maxConnectionsPerIp,
+      maxConnections: options.maxConnections ?? defaults.maxConnections,
+      requestTimeoutMs: options.requestTimeoutMs ?? defaults.requestTimeoutMs,
+    };
+    http = await startHttpServer({ ...settings, health: () => health() });
+    const baseUrl = `http://${urlHost(settings.host)}:${http.port}`;
     process.env.TABLE_NAME = tableName;
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     process.env.SHORT_LINK_BASE = options.shortLinkBase ?? baseUrl;
@@ -57,6 +72,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       sendingPorts: crashAfter ? (ports) => crashingAfter(ports, crashAfter, () => process.kill(process.pid, 'SIGKILL')) : undefined,
     });
     installRuntime(rt);
+    health = storeHealthCheck(rt.store);
     const clickAggregator = await import('../../functions/click-aggregator');
     const smsWorker = await import('../../functions/sms-worker');
     const webhookWorker = await import('../../functions/webhook-worker');
@@ -70,7 +86,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     const demo = await ensureDemoAccount(rt, options.demoApiKey);
     const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
     if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
-    const server = http.server;
+    const front = http;
     return {
       baseUrl,
       port: http.port,
@@ -80,8 +96,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       queues,
       async close() {
         if (endpointFile) rmSync(endpointFile, { force: true });
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await front.close(STOP_GRACE_MS);
         await sweeper.stop();
         await queues.drain();
         await queues.stop();
@@ -91,10 +106,20 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       },
     };
   } catch (error) {
-    http?.server.close();
+    await http?.close(0);
     await dynamo.close();
     throw error;
   }
+}
+
+/**
+ * The host part of the service's own URLs. Bound to every address, it is reachable on
+ * loopback; the address others use is only known to whoever sets SHORT_LINK_BASE.
+ */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return isIPv6(host) ? `[${host}]` : host;
 }
 
 /**

@@ -1,10 +1,13 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
+import ipaddr from 'ipaddr.js';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
+import type { ServerSettings } from '../config';
 import { KANNEL_REPORT_PATH } from '../sms/kannel';
+import type { Health } from './health';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
@@ -14,30 +17,123 @@ const EMPTY = Buffer.alloc(0);
 const nextRequestId = sequentialIds();
 
 /**
+ * How long an idle keep-alive connection stays open: longer than the 60 s after which
+ * proxies and load balancers drop idle ones, so they close first and never reuse a
+ * connection this server has just closed. Idle connections count toward the limits.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** How long the headers may take: a client sends them at once, so only a slow-loris takes longer. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** How often Node looks for requests past their time; its default (30 s) would let them linger. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
+export interface HttpServerOptions extends ServerSettings {
+  /** What /health reports: the store's state once the runtime is up. */
+  health: () => Promise<Health>;
+}
+
+export interface HttpServer {
+  server: Server;
+  port: number;
+  /**
+   * Stops accepting connections and closes idle ones at once; requests in flight get up to
+   * `graceMs` to finish (their answers close their connections), then every connection closes.
+   */
+  close(graceMs: number): Promise<void>;
+}
+
+/**
  * The local runtime's HTTP front: one Node server that maps the API Gateway routes to
  * the same handler modules Lambda runs, with the same payload-2.0 events, plus the
  * short-link paths and /health on the same port.
  */
-export async function startHttpServer(options: { port: number; host?: string }): Promise<{ server: Server; port: number }> {
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const handlers = new Map<string, LambdaHandler>();
   const load = async (name: string) => {
     const handler = ((await import(`../../functions/${name}`)) as { handler: LambdaHandler }).handler;
     handlers.set(name, handler);
     return handler;
   };
+  const lifecycle: Lifecycle = { stopping: false, health: options.health };
 
-  const server = createServer((req, res) => {
-    dispatch(req, res, handlers, load).catch((error: unknown) => fail(res, error));
-  });
-  server.keepAliveTimeout = 65_000;
+  const server = createServer(
+    {
+      // Node drops a request whose headers and body have not all arrived in time (408);
+      // a slow answer is not the client's doing and is never cut.
+      requestTimeout: options.requestTimeoutMs,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, options.requestTimeoutMs),
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+    (req, res) => {
+      dispatch(req, res, handlers, load, lifecycle).catch((error: unknown) => fail(req, res, error));
+    },
+  );
+  server.maxConnections = options.maxConnections;
+  if (options.maxConnectionsPerIp > 0) limitConnectionsPerAddress(server, options.maxConnectionsPerIp);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port, options.host, () => resolve());
   });
-  return { server, port: (server.address() as AddressInfo).port };
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    async close(graceMs) {
+      lifecycle.stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+      await closed;
+      clearTimeout(deadline);
+    },
+  };
 }
 
-function fail(res: ServerResponse, error: unknown): void {
+interface Lifecycle {
+  /** Set once the server stops: every answer from then on closes its connection. */
+  stopping: boolean;
+  health: () => Promise<Health>;
+}
+
+/**
+ * Closes a client's connections beyond `limit` as soon as they open, so one client cannot
+ * take every file descriptor. An IPv4 client reaching an IPv6 socket counts as itself.
+ */
+function limitConnectionsPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = clientAddress(socket);
+    const count = address === undefined ? limit : (open.get(address) ?? 0);
+    if (address === undefined || count >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+/** The client's address, IPv4-mapped IPv6 as plain IPv4; undefined once the socket is gone. */
+function clientAddress(socket: Socket): string | undefined {
+  const address = socket.remoteAddress;
+  if (address === undefined) return undefined;
+  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
+}
+
+/**
+ * A client that went away before its request arrived in full (closed, reset, or dropped
+ * for taking too long) is a warning of one line; anything else is a failure of ours.
+ */
+function fail(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  if (!req.complete && (req.destroyed || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET')) {
+    const path = req.url?.split('?', 1)[0];
+    console.warn(JSON.stringify({ level: 'WARN', message: 'Request abandoned by the client before it arrived in full', method: req.method, path }));
+    res.destroy();
+    return;
+  }
   console.error(JSON.stringify({ level: 'ERROR', message: 'Local server failure', error: String((error as Error)?.stack ?? error) }));
   if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
   res.end('Internal error');
@@ -48,14 +144,17 @@ async function dispatch(
   res: ServerResponse,
   handlers: ReadonlyMap<string, LambdaHandler>,
   load: (name: string) => Promise<LambdaHandler>,
+  lifecycle: Lifecycle,
 ): Promise<void> {
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
   const rawQueryString = queryAt === -1 ? '' : target.slice(queryAt + 1);
   const method = req.method ?? 'GET';
+  if (lifecycle.stopping) res.setHeader('connection', 'close');
   if (path === '/health') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    const health = await lifecycle.health();
+    res.writeHead(health.status === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(health));
     return;
   }
   let handlerName: string;
@@ -75,7 +174,7 @@ async function dispatch(
   const event = toEvent(req, head, path, rawQueryString, head.hasBody ? await readBody(req) : EMPTY);
   const handler = handlers.get(handlerName) ?? (await load(handlerName));
   const result = (await handler(event, lambdaContext(handlerName, event.requestContext.requestId))) ?? {};
-  writeResult(res, result, method === 'HEAD');
+  writeResult(res, result, method === 'HEAD', lifecycle.stopping);
 }
 
 /** Reads at most MAX_BODY_BYTES + 1 bytes (enough for the handler to refuse it) and drains the rest. */
@@ -205,11 +304,13 @@ function httpTime(now: number): string {
   return timeText;
 }
 
-function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean): void {
+function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean, stopping: boolean): void {
   const body = result.body ? Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8') : undefined;
   // The result is the server's once the handler returned it: its headers object is reused.
   const headers: Record<string, string | number | boolean> = result.headers ?? {};
   headers['content-length'] = body?.length ?? 0;
+  // A request that was under way when the server began to stop: the connection ends with it.
+  if (stopping) headers.connection = 'close';
   res.writeHead(result.statusCode ?? 200, headers as Record<string, string | number>);
   // One write for headers and body together (an empty chunk would cost a second one).
   res.end(head ? undefined : body);

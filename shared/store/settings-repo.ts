@@ -53,6 +53,11 @@ export class SettingsRepository {
     await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...keys.setting(name), entity: 'Setting', value } }));
   }
 
+  /** One read of a fixed key, to learn whether the store answers; `signal` bounds the wait. */
+  async ping(signal: AbortSignal): Promise<void> {
+    await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.setting('health') }), { abortSignal: signal });
+  }
+
   get(name: string): Promise<string | undefined> {
     return this.#get(name);
   }

@@ -18,7 +18,7 @@ export function startServer(
     const timer = setTimeout(() => reject(new Error(`No ready line: ${output.join('')}`)), 20_000);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
-      const ready = /Ready: API (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(''));
+      const ready = /Ready: API (http:\/\/[^\s/]+:\d+)/.exec(output.join(''));
       if (ready) {
         clearTimeout(timer);
         resolve({ child, output, baseUrl: ready[1]! });
