@@ -6,7 +6,7 @@ import { requireShortLinkBase } from '../config';
 import { runtime } from '../runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
-import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, parameterLimit } from './middleware/transport';
+import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, multipartBody, parameterLimit } from './middleware/transport';
 import { resolveOperation } from './routes';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
@@ -23,9 +23,10 @@ export function apiHandler(operation: Operation) {
     .use(malformedBody())
     .use(apiVersion())
     .use(bodyLimit())
-    .use(parameterLimit())
     .use(formContentType())
+    .use(parameterLimit())
     .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
+    .use(multipartBody())
     .use(bracketParams())
     .use(apiKeyAuth(accounts))
     // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.

@@ -77,6 +77,31 @@ describe('clicks, redirects and Link/GetStats', () => {
     });
   });
 
+  it('shows clickCnt and redirectCnt in Link/Get and Link/List, redirectCnt right after clickCnt', async () => {
+    // Prepare: two human clicks on an active link, one on an inactive link, one bot visit
+    const { key } = await service.account();
+    const active = await link(key);
+    const inactive = await link(key, { 'data[status]': '0' });
+    await visit(active.code);
+    await visit(active.code);
+    await visit(active.code, { userAgent: PREVIEW_BOT });
+    await visit(inactive.code);
+    await service.local.queues.drain();
+
+    // Act
+    const got = await service.api('Link/Get', key, { id: String(active.id) });
+    const listed = await service.api('Link/List', key, { 'sort[createTs]': 'ASC' });
+
+    // Assess: a click on an inactive link is counted but not sent on
+    expect(got.data).toMatchObject({ clickCnt: 2, redirectCnt: 2 });
+    expect(Object.keys(got.data).slice(3, 5)).toEqual(['clickCnt', 'redirectCnt']);
+    expect(listed.data.items.map((item: Record<string, unknown>) => [item.id, item.clickCnt, item.redirectCnt])).toEqual([
+      [active.id, 2, 2],
+      [inactive.id, 1, 0],
+    ]);
+    for (const item of listed.data.items) expect(Object.keys(item).slice(3, 5)).toEqual(['clickCnt', 'redirectCnt']);
+  });
+
   it.each([
     ['Asia/Tashkent', '2026-11-30T19:10:00Z', { monthly: '2026-12', daily: '2026-12-01', hourly: '2026-12-01 00:00', minute: '2026-12-01 00:10' }],
     ['America/St_Johns', '2026-12-01T03:20:00Z', { monthly: '2026-11', daily: '2026-11-30', hourly: '2026-11-30 23:00', minute: '2026-11-30 23:50' }],

@@ -38,11 +38,16 @@ describe('Link/Delete', () => {
     ['ids[0] and ids[1]', (x: number, y: number) => `ids[0]=${x}&ids[1]=${y}`],
     ['a comma-separated string', (x: number, y: number) => `ids=${x},${y}`],
     ['a comma-separated string with spaces', (x: number, y: number) => `ids=${x}%2C%20${y}`],
-    ['the same plain name twice', (x: number, y: number) => `ids=${x}&ids=${y}`],
   ])('reads ids given as %s', async (_, body) => {
     const [a, b] = await createLinks(2);
     expect(await del(body(a!.id, b!.id))).toEqual({ code: 0, data: { processed: [a!.id, b!.id], notProcessed: [] }, message: '' });
     expect([await exists(a!.id), await exists(b!.id)]).toEqual([false, false]);
+  });
+
+  it('reads the same plain name given twice by its last value, as PHP does', async () => {
+    const [a, b] = await createLinks(2);
+    expect(await del(`ids=${a!.id}&ids=${b!.id}`)).toEqual({ code: 0, data: { processed: [b!.id], notProcessed: [] }, message: '' });
+    expect([await exists(a!.id), await exists(b!.id)]).toEqual([true, false]);
   });
 
   it('deletes a single id given as a plain value', async () => {

@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { failure, startService, type TestService } from '../support/local-service';
 
-/** The fields of Link/Get, in the order of the interface spec (§4.3). */
-const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
+/** The fields of Link/Get, in the order of the interface spec (§4.3), with redirectCnt after clickCnt. */
+const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'redirectCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
 
 describe('Link/Get', () => {
   let service: TestService;
@@ -28,6 +28,7 @@ describe('Link/Get', () => {
       status: 1,
       moderatorStatus: 1,
       clickCnt: 0,
+      redirectCnt: 0,
       createTs: '2030-03-05 01-30-15',
       expirationDate: '2031-01-31',
       code: link.code,

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
 import { failure, startService, type TestService } from '../support/local-service';
 
-const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
+const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'redirectCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
 
 type Body = Record<string, string | string[]>;
 
@@ -108,6 +108,7 @@ describe('Link/List', () => {
       status: 1,
       moderatorStatus: 0,
       clickCnt: 1,
+      redirectCnt: 0,
       createTs: '2030-03-05 15-20-30',
       expirationDate: '2031-01-15',
       code: l3.code,

@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors';
 import { envelopeResponse, type OutputFormat } from '../envelope';
 import { RESULT_CODE, resultCodeOf } from '../result-codes';
 import type { ApiEvent, ApiResult } from '../types';
+import { queryParameter } from './transport';
 import { count, logger } from '../../telemetry';
 
 /**
@@ -37,9 +38,9 @@ export function apiEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   return { after: apiEnvelopeAfter, onError: apiEnvelopeOnError };
 }
 
-/** The output format the caller asked for, when it is one we speak; JSON otherwise. */
+/** The output format the caller asked for (its last `output`), when it is one we speak; JSON otherwise. */
 function outputOf(event: ApiEvent): OutputFormat {
-  return event.queryStringParameters?.output?.toLowerCase() === 'xml' ? 'xml' : 'json';
+  return queryParameter(event, 'output')?.toLowerCase() === 'xml' ? 'xml' : 'json';
 }
 
 function describe(error: unknown): unknown {

@@ -1,5 +1,6 @@
+import Busboy from '@fastify/busboy';
 import type middy from '@middy/core';
-import { parse as parseQueryString } from 'node:querystring';
+import { parse as parseQueryString, type ParsedUrlQuery } from 'node:querystring';
 import qs from 'qs';
 import { AppError } from '../../domain/errors';
 import type { Params } from '../params';
@@ -18,13 +19,23 @@ export const MAX_PARAMETERS = 1000;
 /** `output` (json/xml, else code 6) and `api` (v1, else code 12), from the query string. */
 export function apiVersion(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const apiVersionBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
-    const query = request.event.queryStringParameters ?? {};
-    const output = query.output?.toLowerCase() ?? 'json';
-    if (!OUTPUT_FORMATS.includes(output)) throw new AppError('unknownOutput', `Unknown output format: ${query.output}`);
-    const api = query.api ?? 'v1';
+    const given = queryParameter(request.event, 'output');
+    const output = given?.toLowerCase() ?? 'json';
+    if (!OUTPUT_FORMATS.includes(output)) throw new AppError('unknownOutput', `Unknown output format: ${given}`);
+    const api = queryParameter(request.event, 'api') ?? 'v1';
     if (!API_VERSIONS.includes(api)) throw new AppError('limit', `Unsupported API version: ${api}; use v1`);
   };
   return { before: apiVersionBefore };
+}
+
+/**
+ * One query string parameter as PHP reads it: its last value. Read from rawQueryString,
+ * since API Gateway joins a repeated parameter's values with commas in
+ * queryStringParameters (`output=json&output=xml` would read as `json,xml`).
+ */
+export function queryParameter(event: Pick<ApiEvent, 'rawQueryString'>, name: string): string | undefined {
+  const value = parseQueryString(event.rawQueryString ?? '', undefined, undefined, { maxKeys: 0 })[name];
+  return Array.isArray(value) ? value.at(-1) : value;
 }
 
 /** Refuses bodies over MAX_BODY_BYTES with code 12 before anything parses them. */
@@ -45,7 +56,9 @@ export function bodyLimit(): middy.MiddlewareObj<ApiEvent, ApiResult> {
 export function parameterLimit(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const parameterLimitBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const { body, isBase64Encoded, rawQueryString } = request.event;
-    const form = typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString() : body) : '';
+    // Multipart bodies count their parts as they are read (multipartBody); other bodies are not read.
+    const isForm = URLENCODED.test(request.event.headers?.['content-type'] ?? '');
+    const form = isForm && typeof body === 'string' ? (isBase64Encoded ? Buffer.from(body, 'base64').toString() : body) : '';
     if (pairCount(form) > MAX_PARAMETERS || pairCount(rawQueryString ?? '') > MAX_PARAMETERS) {
       throw new AppError('limit', `A request may carry at most ${MAX_PARAMETERS} parameters in its body and as many in its query string`);
     }
@@ -61,9 +74,13 @@ function pairCount(form: string): number {
   return pairs;
 }
 
+const URLENCODED = /^application\/x-www-form-urlencoded\s*(;|$)/;
+const MULTIPART = /^multipart\/form-data\s*(;|$)/;
+
 /**
- * Media types are case-insensitive, the body parser's pattern is not: it would skip a
- * form sent as `Application/X-WWW-Form-Urlencoded`. This lowercases the media type.
+ * Media types are case-insensitive, the body parsers' patterns are not: they would skip a
+ * form sent as `Application/X-WWW-Form-Urlencoded`. This lowercases the media type, and
+ * names the header `content-type` for the checks and parsers after it.
  */
 export function formContentType(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const formContentTypeBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
@@ -78,22 +95,82 @@ export function formContentType(): middy.MiddlewareObj<ApiEvent, ApiResult> {
 }
 
 /**
+ * Reads a `multipart/form-data` body (what PHP's curl sends for an array of fields) into
+ * the same flat name → value pairs as a URL-encoded form, so bracket names and the
+ * parameter limit work alike. A file part is refused (code 1): no parameter takes a file.
+ * @middy/http-multipart-body-parser is not used: it folds `data[fullLink]` into `data`.
+ * API Gateway hands this body over base64-encoded, the local server as text.
+ */
+export function multipartBody(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const multipartBodyBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
+    const { event } = request;
+    const contentType = event.headers?.['content-type'] ?? '';
+    if (!MULTIPART.test(contentType) || typeof event.body !== 'string') return;
+    event.body = await readMultipart(Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'), contentType);
+  };
+  return { before: multipartBodyBefore };
+}
+
+function readMultipart(body: Buffer, contentType: string): Promise<ParsedUrlQuery> {
+  const fields: ParsedUrlQuery = Object.create(null);
+  const files: string[] = [];
+  let tooMany = false;
+  return new Promise<ParsedUrlQuery>((resolve, reject) => {
+    const parser = Busboy({
+      headers: { 'content-type': contentType },
+      limits: { parts: MAX_PARAMETERS, fieldSize: MAX_BODY_BYTES, fieldNameSize: MAX_BODY_BYTES },
+    });
+    parser
+      .on('field', (name, value) => {
+        if (name === undefined) return;
+        const earlier = fields[name];
+        fields[name] = earlier === undefined ? value : [...(Array.isArray(earlier) ? earlier : [earlier]), value];
+      })
+      .on('file', (name, stream) => {
+        files.push(name ?? 'file');
+        stream.resume();
+      })
+      .on('partsLimit', () => (tooMany = true))
+      .on('error', reject)
+      .on('finish', () => resolve(fields));
+    parser.end(body);
+  }).then(
+    (read) => {
+      if (tooMany) throw new AppError('limit', `A request may carry at most ${MAX_PARAMETERS} parameters in its body and as many in its query string`);
+      if (files.length > 0) {
+        const message = 'Files are not accepted; send each parameter as a text field';
+        throw new AppError('invalid', message, Object.fromEntries(files.map((name) => [name, [message]])));
+      }
+      return { ...read };
+    },
+    () => {
+      const message = 'The request body is not a valid multipart form';
+      throw new AppError('invalid', message, { body: [message] });
+    },
+  );
+}
+
+/**
  * Expands PHP bracket syntax (`ids[]`, `ids[0]`, `data[fullLink]`, nested arrays) with qs,
- * over the query string and the body that @middy/http-urlencode-body-parser decoded into
- * flat pairs. Body parameters win over query parameters of the same name.
+ * over the query string and the body the form parsers decoded into flat pairs. As in
+ * PHP, a name given more than once keeps its last value unless it has `[]`, which
+ * appends; body parameters win over query parameters of the same name.
  */
 export function bracketParams(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const bracketParamsBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const { event } = request;
     const fromQuery = expand(parseQueryString(event.rawQueryString ?? ''));
-    const fromBody = typeof event.body === 'object' && event.body !== null ? expand(event.body as Record<string, unknown>) : {};
+    const fromBody = typeof event.body === 'object' && event.body !== null ? expand(event.body as ParsedUrlQuery) : {};
     event.params = { ...fromQuery, ...fromBody };
   };
   return { before: bracketParamsBefore };
 }
 
-function expand(flat: Record<string, unknown>): Params {
-  return qs.parse(flat as Record<string, string>, {
+function expand(flat: ParsedUrlQuery): Params {
+  const lastValues = Object.fromEntries(
+    Object.entries(flat).map(([name, value]) => [name, Array.isArray(value) && !name.includes('[]') ? value.at(-1) : value]),
+  );
+  return qs.parse(lastValues as Record<string, string>, {
     depth: 5,
     arrayLimit: 1000,
     parameterLimit: 2000,
