@@ -37,6 +37,7 @@ export class RateLimiter {
       clock: Clock;
       /** Requests per second for accounts without a limit of their own; 0: unlimited. */
       defaultPerSecond: number;
+      /** Buckets kept at most (about 120 bytes each). */
       maxAccounts?: number;
     },
   ) {}
