@@ -26,6 +26,8 @@ const USAGE = `Usage: npm run admin -- <command> [options]
   account list
   account show ID
   account update ID [--name NAME] [--time-zone ZONE] [--currency CODE]
+                 [--rate-limit N|default]  API requests per second (N = 0: unlimited;
+                                           default: API_RATE_LIMIT of the service)
   account block ID | account unblock ID
   key issue ACCOUNT_ID          prints the new key once; only its hash is stored
   key list ACCOUNT_ID
@@ -58,6 +60,7 @@ const OPTIONS = {
   'time-zone': { type: 'string' },
   currency: { type: 'string' },
   comment: { type: 'string' },
+  'rate-limit': { type: 'string' },
   aws: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -120,15 +123,16 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
     }
     case 'account list': {
       const accounts = await rt.accounts.listAccounts();
-      return print(accounts.map((a) => `${a.id}\t${a.status}\t${a.timeZone}\t${a.currency}\t${a.name}`).join('\n') || 'No accounts', accounts);
+      const lines = accounts.map((a) => `${a.id}\t${a.status}\t${a.timeZone}\t${a.currency}\t${describeRateLimit(a.rateLimit)}\t${a.name}`);
+      return print(lines.join('\n') || 'No accounts', accounts);
     }
     case 'account show': {
       const account = await rt.accounts.getAccount(id(0, 'an account id'));
       return print(JSON.stringify(account, null, 2), account);
     }
     case 'account update': {
-      const account = await rt.accounts.updateAccount(id(0, 'an account id'), settings());
-      return print(`Account ${account.id} updated`, account);
+      const account = await rt.accounts.updateAccount(id(0, 'an account id'), { ...settings(), rateLimit: rateLimitOption(values['rate-limit']) });
+      return print(`Account ${account.id} updated (rate limit: ${describeRateLimit(account.rateLimit)})`, account);
     }
     case 'account block':
     case 'account unblock': {
@@ -241,6 +245,19 @@ function describeSignatures(sending: SendingSettings): string {
     ([name, signature]) => `${name} (${signature.approved ? 'approved' : 'pending'}${name === sending.defaultSignature ? ', default' : ''})`,
   );
   return names.join(', ') || 'none';
+}
+
+/** `--rate-limit`: a number of requests per second, or `default`; undefined when not given. */
+function rateLimitOption(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (!/^\d+$/.test(value)) throw new AppError('invalid', '--rate-limit takes a number of requests per second (0: unlimited) or default');
+  return Number(value);
+}
+
+function describeRateLimit(rateLimit: number | null): string {
+  if (rateLimit === null) return 'default rate';
+  return rateLimit === 0 ? 'unlimited' : `${rateLimit} req/s`;
 }
 
 function describeTariff(tariff: Record<string, number>): string {

@@ -1,13 +1,16 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { fileURLToPath } from 'node:url';
+import { apiLimitsFromContext } from '../lib/api';
 import { ServiceStack } from '../lib/service-stack';
 
 /**
  * The CDK app. Optional context, e.g. `cdk deploy -c shortDomain=go.example.com
  * -c shortDomainCertificateArn=arn:aws:acm:us-east-1:…`, serves short links on a
  * domain of one's own; `-c smsGateway=aws -c awsSmsConfigurationSet=NAME
- * [-c awsSmsOriginationIdentity=ID]` sends through AWS End User Messaging SMS.
+ * [-c awsSmsOriginationIdentity=ID]` sends through AWS End User Messaging SMS;
+ * `-c apiThrottleRate=N [-c apiThrottleBurst=N]` sets the HTTP API's stage throttle and
+ * `-c apiRateLimit=N` each account's default requests per second (API_RATE_LIMIT).
  */
 const app = new App();
 const shortDomain = context(app, 'shortDomain');
@@ -39,6 +42,7 @@ new ServiceStack(app, 'Shortsms', {
   ...(context(app, 'alarmEmail') && { alarmEmail: context(app, 'alarmEmail') }),
   ...(kannel && { kannel }),
   ...(smsGateway === 'aws' && configurationSetName && { awsSms: { configurationSetName, ...(originationIdentity && { originationIdentity }) } }),
+  ...apiLimitsFromContext(app),
 });
 
 // cdk-nag's AwsSolutions pack on every synth: a finding not acknowledged (lib/nag.ts) fails it.

@@ -31,6 +31,50 @@ const NODE_MODULES: Partial<Record<string, string[]>> = {
   'message-list': ['libphonenumber-geo-carrier'],
 };
 
+/** Requests per second the HTTP API's stage takes, over all callers; beyond it API Gateway answers 429. */
+export interface ApiThrottle {
+  readonly rateLimit: number;
+  readonly burstLimit: number;
+}
+
+/**
+ * The stage's default: well above one account's limit (API_RATE_LIMIT, 100 a second) so
+ * several busy accounts fit, well below the AWS account's regional quota for all its APIs
+ * (10,000 a second), and a ceiling on what a flood of requests (unknown keys included) costs.
+ */
+export const DEFAULT_API_THROTTLE: ApiThrottle = { rateLimit: 1000, burstLimit: 2000 };
+
+/**
+ * `-c apiThrottleRate=N [-c apiThrottleBurst=N]`: the stage throttle (the burst is two
+ * seconds' worth unless given, as the default's); `-c apiRateLimit=N`: API_RATE_LIMIT.
+ */
+export function apiLimitsFromContext(scope: Construct): { apiThrottle?: ApiThrottle; apiRateLimit?: number } {
+  const rate = wholeNumber(scope, 'apiThrottleRate');
+  const burst = wholeNumber(scope, 'apiThrottleBurst');
+  const apiRateLimit = wholeNumber(scope, 'apiRateLimit');
+  const rateLimit = rate ?? DEFAULT_API_THROTTLE.rateLimit;
+  return {
+    ...((rate !== undefined || burst !== undefined) && { apiThrottle: { rateLimit, burstLimit: burst ?? 2 * rateLimit } }),
+    ...(apiRateLimit !== undefined && { apiRateLimit }),
+  };
+}
+
+/** A context value that is a whole number (given on the command line, it arrives as text). */
+function wholeNumber(scope: Construct, key: string): number | undefined {
+  const value: unknown = scope.node.tryGetContext(key);
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`Context ${key} must be a whole number: ${String(value)}`);
+  return parsed;
+}
+
+export interface ApiProps extends ServiceFunctionDefaults {
+  /** The stage-wide throttle, the outer guard; DEFAULT_API_THROTTLE unless given. */
+  readonly throttle?: ApiThrottle;
+  /** API_RATE_LIMIT of the operation functions: requests per second per account (per container). */
+  readonly accountRateLimit?: number;
+}
+
 /**
  * The HTTP API: one function per operation in shared/api/routes.ts, reached by GET and
  * POST on `/service/<Module>/<Method>`, and a fallback for every other path below
@@ -43,8 +87,9 @@ export class Api extends Construct {
 
   readonly #defaults: ServiceFunctionDefaults;
 
-  constructor(scope: Construct, id: string, defaults: ServiceFunctionDefaults) {
+  constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
+    const { throttle = DEFAULT_API_THROTTLE, accountRateLimit, ...defaults } = props;
     this.#defaults = defaults;
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
     // Access logs: one JSON line per request (the API key is in the query string, which is not logged).
@@ -62,11 +107,15 @@ export class Api extends Construct {
         integrationError: '$context.integrationErrorMessage',
       }),
     };
+    // Every route of the stage, the outer guard in front of each function's per-account
+    // buckets (which each container keeps for itself).
+    stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
 
     for (const { module, method, handler } of allOperations()) {
       const access = TABLE_ACCESS[handler];
       if (!access) throw new Error(`No table access declared for operation handler ${handler}`);
       const fn = this.#function(handler, access, defaults);
+      if (accountRateLimit !== undefined) fn.function.addEnvironment('API_RATE_LIMIT', String(accountRateLimit));
       const integration = new HttpLambdaIntegration(`${constructId(handler)}Integration`, fn.function);
       // API Gateway matches paths case-sensitively: the published spelling and all-lowercase
       // get routes; other spellings reach the fallback.

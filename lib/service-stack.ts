@@ -7,7 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { ServiceFunction } from './service-function';
 import type { Construct } from 'constructs';
-import { Api } from './api';
+import { Api, type ApiThrottle } from './api';
 import { Clicks } from './clicks';
 import { Messaging } from './messaging';
 import { Redirect, type ShortDomain } from './redirect';
@@ -24,6 +24,10 @@ export interface ServiceStackProps extends StackProps {
   readonly alarmEmail?: string;
   /** Send through a Kannel smsbox reachable from Lambda, its secrets in SSM Parameter Store. */
   readonly kannel?: KannelGatewayProps;
+  /** The HTTP API stage's throttle over all callers (DEFAULT_API_THROTTLE unless given). */
+  readonly apiThrottle?: ApiThrottle;
+  /** API_RATE_LIMIT: requests per second per account, per container (the code's default unless given). */
+  readonly apiRateLimit?: number;
 }
 
 export interface KannelGatewayProps {
@@ -61,7 +65,13 @@ export class ServiceStack extends Stack {
     const { table } = this.storage;
     this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
     this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, clickQueue: this.clicks.queue, ...(shortDomain && { shortDomain }) });
-    this.api = new Api(this, 'Api', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase });
+    this.api = new Api(this, 'Api', {
+      projectRoot,
+      table,
+      shortLinkBase: this.redirect.shortLinkBase,
+      ...(props.apiThrottle && { throttle: props.apiThrottle }),
+      ...(props.apiRateLimit !== undefined && { accountRateLimit: props.apiRateLimit }),
+    });
     this.redirect.serveApi(this.api.httpApi);
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
     const send = this.api.functions.get('message-send-sms-message')!.function;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
 import { secretSetting } from './secrets';
+import { DEFAULT_API_RATE_LIMIT } from './domain/rate-limit';
 
 /**
  * Settings every process reads from its environment, once, at start. Missing required
@@ -19,6 +20,8 @@ export interface Config {
   shortLinkBase: string | undefined;
   /** How long a container trusts what it read about an API key and its account. */
   authCacheTtlMs: number;
+  /** API requests per second an account may make unless it has its own limit; 0: unlimited. */
+  apiRateLimit: number;
   /** How long the redirect trusts a cached link (and a cached "no such code"). */
   linkCacheTtlMs: number;
   /** SQS queue URLs on AWS; unset locally, where queues are in-process. */
@@ -47,6 +50,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     shortLinkBase,
     authCacheTtlMs: integer(env, 'AUTH_CACHE_TTL_MS', 5000),
+    apiRateLimit: integer(env, 'API_RATE_LIMIT', DEFAULT_API_RATE_LIMIT),
     linkCacheTtlMs: integer(env, 'LINK_CACHE_TTL_MS', 5000),
     clickQueueUrl: env.CLICK_QUEUE_URL || undefined,
     smsQueueUrl: env.SMS_QUEUE_URL || undefined,

@@ -5,6 +5,7 @@ import { ClickAggregator } from './domain/click-aggregator';
 import { LinkCache } from './domain/link-cache';
 import { LinkCodec } from './domain/link-code';
 import { LinkService } from './domain/link-service';
+import { RateLimiter } from './domain/rate-limit';
 import { MessageService, type SendingPorts } from './domain/message-service';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { StatsService } from './domain/stats-service';
@@ -38,6 +39,8 @@ export interface Runtime {
   clock: Clock;
   queues: Queues;
   accounts: AccountService;
+  /** Per-account request rates of the API, kept per process (per Lambda container). */
+  rateLimits: RateLimiter;
   links: LinkService;
   stats: StatsService;
   clicks: ClickAggregator;
@@ -193,6 +196,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     settings,
     queues,
     accounts,
+    rateLimits: new RateLimiter({ clock, defaultPerSecond: config.apiRateLimit }),
     links,
     stats: new StatsService({ links: linksRepository, buckets: clicksRepository, clock }),
     clicks: new ClickAggregator({ clicks: clicksRepository, zonesOf: (ids) => accounts.zonesOf(ids), clock }),

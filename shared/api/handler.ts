@@ -6,17 +6,19 @@ import { requireShortLinkBase } from '../config';
 import { runtime } from '../runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
+import { accountRateLimit } from './middleware/rate-limit';
 import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, multipartBody, parameterLimit } from './middleware/transport';
 import { resolveOperation } from './routes';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
 /**
  * The middy stack every API operation runs in. Order matters: the envelope wraps
- * everything (its onError runs last), transport checks come before authentication, and
- * the operation sees merged bracket parameters and the calling account.
+ * everything (its onError runs last), transport checks come before authentication, the
+ * account's rate limit right after it (a refused request does no work), and the operation
+ * sees merged bracket parameters and the calling account.
  */
 export function apiHandler(operation: Operation) {
-  const { accounts, config } = runtime();
+  const { accounts, rateLimits, config } = runtime();
   requireShortLinkBase(config);
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(apiEnvelope())
@@ -29,6 +31,7 @@ export function apiHandler(operation: Operation) {
     .use(multipartBody())
     .use(bracketParams())
     .use(apiKeyAuth(accounts))
+    .use(accountRateLimit(rateLimits))
     // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
     .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>);
 }

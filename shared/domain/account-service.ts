@@ -17,6 +17,7 @@ import {
 } from './accounts';
 import { AppError } from './errors';
 import type { IdSource } from './link-service';
+import { isValidRateLimit, MAX_API_RATE_LIMIT } from './rate-limit';
 import { isValidSignature } from './senders';
 import { lengthProblem } from './text-limits';
 import { isValidTimeZone, type Clock } from './time';
@@ -26,7 +27,7 @@ export interface AccountStore {
   create(account: Account): Promise<void>;
   get(id: number): Promise<Account | undefined>;
   list(): Promise<Account[]>;
-  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending'>>): Promise<boolean>;
+  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending' | 'rateLimit'>>): Promise<boolean>;
 }
 
 export interface ApiKeyStore {
@@ -42,8 +43,13 @@ export interface AccountSettings {
   currency?: string;
 }
 
+/** How many unknown keys a process remembers (about 170 bytes each, under 2 MB in all). */
+const MAX_UNKNOWN_KEYS = 10_000;
+
 export class AccountService {
   readonly #cache = new Map<string, { account: Account; until: number }>();
+  /** Hashes of keys that were looked up and found unknown or revoked, until when to trust that. */
+  readonly #unknownKeys = new Map<string, number>();
   readonly #zones = new Map<number, { zone: string; until: number }>();
 
   constructor(
@@ -66,6 +72,7 @@ export class AccountService {
       status: 'active',
       createdAt: this.deps.clock().toISOString(),
       sending: EMPTY_SENDING_SETTINGS,
+      rateLimit: null,
     };
     assertSettings(account);
     await this.deps.accounts.create(account);
@@ -82,9 +89,14 @@ export class AccountService {
     return this.deps.accounts.list();
   }
 
-  async updateAccount(id: number, changes: Partial<AccountSettings> & { status?: AccountStatus }): Promise<Account> {
+  /** Changes the given settings; absent (undefined) ones stay. `rateLimit: null` goes back to the default. */
+  async updateAccount(
+    id: number,
+    changes: Partial<AccountSettings> & { status?: AccountStatus; rateLimit?: number | null },
+  ): Promise<Account> {
     const current = await this.getAccount(id);
-    assertSettings({ ...current, ...changes });
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    assertSettings({ ...current, ...given });
     if (!(await this.deps.accounts.update(id, changes))) throw new AppError('notFound', `No account ${id}`);
     return this.getAccount(id);
   }
@@ -157,7 +169,9 @@ export class AccountService {
       createdAt: this.deps.clock().toISOString(),
       revokedAt: null,
     };
-    if (!(await this.deps.apiKeys.create(hashApiKey(key), apiKey))) throw new AppError('invalid', 'That API key is already in use');
+    const hash = hashApiKey(key);
+    if (!(await this.deps.apiKeys.create(hash, apiKey))) throw new AppError('invalid', 'That API key is already in use');
+    this.#unknownKeys.delete(hash);
     return { key, apiKey };
   }
 
@@ -202,16 +216,19 @@ export class AccountService {
   /**
    * The account behind an API key. Unknown and revoked keys fail alike (code 8); a
    * blocked account fails with code 14. A container keeps the answer for a few seconds,
-   * so a revocation or block takes effect within authCacheTtlMs.
+   * so a revocation or block takes effect within authCacheTtlMs. It keeps "no such key"
+   * as long, so a repeated unknown key costs no read; a key that cannot exist (not 40
+   * lowercase letters and digits) is refused before any read.
    */
   async authenticate(key: unknown): Promise<Account> {
     if (typeof key !== 'string' || key === '') throw new AppError('unauthenticated', 'The apiKey parameter is required');
     if (!isApiKeyShaped(key)) throw new AppError('unauthenticated', 'Invalid API key');
     const hash = hashApiKey(key);
-    const now = Date.now();
+    const now = this.deps.clock().getTime();
     let account = this.#cache.get(hash);
     if (!account || account.until <= now) {
-      const found = await this.#lookup(hash);
+      if ((this.#unknownKeys.get(hash) ?? 0) > now) throw new AppError('unauthenticated', 'Invalid API key');
+      const found = await this.#lookup(hash, now);
       account = { account: found, until: now + this.deps.authCacheTtlMs };
       if (this.deps.authCacheTtlMs > 0) this.#cache.set(hash, account);
     }
@@ -219,19 +236,36 @@ export class AccountService {
     return account.account;
   }
 
-  async #lookup(hash: string): Promise<Account> {
+  async #lookup(hash: string, now: number): Promise<Account> {
     const apiKey = await this.deps.apiKeys.findByHash(hash);
-    if (!apiKey || apiKey.revokedAt !== null) throw new AppError('unauthenticated', 'Invalid API key');
-    const account = await this.deps.accounts.get(apiKey.accountId);
-    if (!account) throw new AppError('unauthenticated', 'Invalid API key');
+    const account = apiKey && apiKey.revokedAt === null ? await this.deps.accounts.get(apiKey.accountId) : undefined;
+    if (!account) {
+      this.#rememberUnknown(hash, now);
+      throw new AppError('unauthenticated', 'Invalid API key');
+    }
+    this.#unknownKeys.delete(hash);
     return account;
+  }
+
+  /**
+   * Bounded: past MAX_UNKNOWN_KEYS the oldest entry goes, so a flood of distinct random
+   * keys costs one read each (as without this) and a fixed amount of memory.
+   */
+  #rememberUnknown(hash: string, now: number): void {
+    if (this.deps.authCacheTtlMs <= 0) return;
+    this.#unknownKeys.delete(hash);
+    this.#unknownKeys.set(hash, now + this.deps.authCacheTtlMs);
+    if (this.#unknownKeys.size > MAX_UNKNOWN_KEYS) this.#unknownKeys.delete(this.#unknownKeys.keys().next().value!);
   }
 }
 
-function assertSettings(account: Pick<Account, 'name' | 'timeZone' | 'currency'>): void {
+function assertSettings(account: Pick<Account, 'name' | 'timeZone' | 'currency' | 'rateLimit'>): void {
   if (account.name.trim() === '') throw new AppError('invalid', 'An account needs a name');
   const nameProblem = lengthProblem('An account name', account.name, MAX_ACCOUNT_NAME_LENGTH);
   if (nameProblem) throw new AppError('invalid', nameProblem);
+  if (account.rateLimit !== null && !isValidRateLimit(account.rateLimit)) {
+    throw new AppError('invalid', `A rate limit is a whole number of requests per second from 0 (unlimited) to ${MAX_API_RATE_LIMIT}`);
+  }
   if (!isValidTimeZone(account.timeZone)) throw new AppError('invalid', `Unknown IANA time zone: ${account.timeZone}`);
   if (!isCurrencyCode(account.currency)) throw new AppError('invalid', `Not an ISO 4217 currency code: ${account.currency}`);
 }

@@ -13,6 +13,8 @@ export interface Account {
   createdAt: string;
   /** Sending settings: sender signatures, prices and the moderation policy. */
   sending: SendingSettings;
+  /** API requests per second (shared/domain/rate-limit.ts); null: the default, 0: unlimited. */
+  rateLimit: number | null;
 }
 
 export type AccountStatus = 'active' | 'blocked';

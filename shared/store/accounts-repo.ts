@@ -33,7 +33,7 @@ export class AccountsRepository {
   }
 
   /** Changes settings of an existing account; false when there is no such account. */
-  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending'>>): Promise<boolean> {
+  update(id: number, changes: Partial<Pick<Account, 'name' | 'timeZone' | 'currency' | 'status' | 'sending' | 'rateLimit'>>): Promise<boolean> {
     const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
     if (entries.length === 0) return this.get(id).then(Boolean);
     return conditionally(() =>
@@ -116,6 +116,8 @@ function accountFromItem(item: Record<string, NativeAttributeValue>): Account {
     createdAt: String(item.createdAt),
     // Accounts stored before sending settings existed read as having none.
     sending: { ...EMPTY_SENDING_SETTINGS, ...(item.sending ?? {}) },
+    // Absent (accounts stored before limits existed) or null: the default limit.
+    rateLimit: typeof item.rateLimit === 'number' ? item.rateLimit : null,
   };
 }
 

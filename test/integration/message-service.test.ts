@@ -48,6 +48,7 @@ function build(enqueued: number[]) {
 const account = (sending: Partial<Account['sending']> = {}): Account => ({
   id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: NOW.toISOString(),
   sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 }, ...sending },
+  rateLimit: null,
 });
 
 describe('MessageService.send', () => {

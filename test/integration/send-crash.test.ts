@@ -27,7 +27,7 @@ import { eventually, startTestStore } from '../support/dynamo';
 const T0 = new Date('2026-11-22T10:00:00Z');
 const DEFERRED_TO = new Date('2026-11-22T12:00:00Z');
 const ACCOUNT: Account = {
-  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: T0.toISOString(),
+  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: T0.toISOString(), rateLimit: null,
   sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } },
 };
 const HELD: Account = { ...ACCOUNT, sending: { ...ACCOUNT.sending, moderation: 'all' } };

@@ -5,8 +5,9 @@ import type { LocalService } from '../../shared/local/runtime';
  * to it over real HTTP. The runtime reads its settings from the environment, as on
  * Lambda, so it is imported only after they are set.
  */
-export async function startService(options: { demoApiKey?: string; shortLinkBase?: string } = {}): Promise<TestService> {
-  process.env.AUTH_CACHE_TTL_MS = '0';
+export async function startService(options: { demoApiKey?: string; shortLinkBase?: string; authCacheTtlMs?: number } = {}): Promise<TestService> {
+  // No authentication cache unless a test asks: tests change accounts and keys and expect it at once.
+  process.env.AUTH_CACHE_TTL_MS = String(options.authCacheTtlMs ?? 0);
   process.env.SIMULATOR_LATENCY_MS = '20';
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const { startLocal } = await import('../../shared/local/runtime');

@@ -10,6 +10,7 @@ const account = (sending: Partial<Account['sending']>): Account => ({
   status: 'active',
   createdAt: '2026-01-01T00:00:00Z',
   sending: { ...EMPTY_SENDING_SETTINGS, ...sending },
+  rateLimit: null,
 });
 
 describe('resolveSender', () => {

@@ -1,0 +1,11 @@
+import type middy from '@middy/core';
+import type { RateLimiter } from '../../domain/rate-limit';
+import type { ApiEvent, ApiResult } from '../types';
+
+/** Code 30 when the calling account is over its request rate; runs after apiKeyAuth, before any work. */
+export function accountRateLimit(limiter: RateLimiter): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  const accountRateLimitBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = (request) => {
+    limiter.admit(request.event.account!);
+  };
+  return { before: accountRateLimitBefore };
+}

@@ -1,0 +1,32 @@
+import type { Store } from '../../shared/store/client';
+
+export interface StoreCall {
+  /** The DynamoDB operation, e.g. `GetItemCommand`. */
+  command: string;
+  /** The partition key it names (Key, Item or a query's `:pk`), '' when none. */
+  pk: string;
+}
+
+/**
+ * Records every call the store's client makes from now on (the list only grows; empty
+ * it to start a count), through the SDK's middleware stack, so the calls still happen.
+ */
+export function observeStore(store: Store): StoreCall[] {
+  const calls: StoreCall[] = [];
+  store.db.middlewareStack.add(
+    (next, context) => (args) => {
+      const input = args.input as { Key?: { pk?: unknown }; Item?: { pk?: unknown }; ExpressionAttributeValues?: Record<string, unknown> };
+      calls.push({ command: String(context.commandName), pk: text(input.Key?.pk ?? input.Item?.pk ?? input.ExpressionAttributeValues?.[':pk']) });
+      return next(args);
+    },
+    { step: 'initialize', name: 'observeStoreCalls' },
+  );
+  return calls;
+}
+
+/** A key value as the document client takes it, or marshalled (`{S: …}`). */
+function text(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && 'S' in value) return String(value.S);
+  return '';
+}
