@@ -47,6 +47,8 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export interface WrkResult {
+  /** Responses read in the run. */
+  requests: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -69,6 +71,7 @@ export function runWrk(url: string, codesFile: string, options: { seconds: numbe
     return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
   };
   return {
+    requests: Number(/(\d+) requests in/.exec(out)?.[1]),
     requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]),
     p50Ms: latency('50%'),
     p99Ms: latency('99%'),

@@ -1,4 +1,5 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import * as abstractLevel from 'abstract-level';
 import dynalite from 'dynalite';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,7 @@ export interface LocalDynamo {
 export async function startDynalite(options: { path?: string; port?: number; thread?: boolean } = {}): Promise<LocalDynamo> {
   const modulePath = options.thread ? dynaliteModulePath() : undefined;
   if (modulePath) return startInThread(modulePath, options);
+  closeIteratorsOnReturn(abstractLevel);
   const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -32,9 +34,32 @@ export async function startDynalite(options: { path?: string; port?: number; thr
   };
 }
 
+/**
+ * dynalite reads Query and Scan results through abstract-level iterators, which it means
+ * to close through a `return()` method when the result stream ends or is cut short at its
+ * limit; abstract-level's iterators have `close()` and no such method, so every query left
+ * its LevelDB iterator open for good. An open iterator pins the memtables (4 MB each) and
+ * table files of its moment: with a query every few seconds, LevelDB's memory grew with
+ * everything written. This gives the iterators that method (the worker does the same).
+ */
+function closeIteratorsOnReturn(level: { AbstractKeyIterator: { prototype: object }; AbstractValueIterator: { prototype: object } }): void {
+  for (const Iterator of [level.AbstractKeyIterator, level.AbstractValueIterator]) {
+    const prototype = Iterator.prototype as { return?: () => Promise<void>; close(): Promise<void> };
+    prototype.return ??= function (this: typeof prototype) {
+      return this.close();
+    };
+  }
+}
+
 /** The worker's code: a script, so it runs the same under any loader this process uses. */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+// As closeIteratorsOnReturn: dynalite's query streams close their iterators through return().
+const level = createRequire(workerData.modulePath)('abstract-level');
+for (const Iterator of [level.AbstractKeyIterator, level.AbstractValueIterator]) {
+  Iterator.prototype.return ??= function () { return this.close(); };
+}
 const dynalite = require(workerData.modulePath);
 const server = dynalite({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.once('error', (error) => parentPort.postMessage({ error: String((error && error.stack) || error) }));

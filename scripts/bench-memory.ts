@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfig } from '../shared/config';
+import { AccountsRepository } from '../shared/store/accounts-repo';
+import { createStore } from '../shared/store/client';
+import { LinksRepository } from '../shared/store/links-repo';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
+import { ensureCommand, runWrk, startProcess, stopProcess } from './bench/tools';
+
+/**
+ * `npm run bench:memory`: whether the local service's memory stays bounded under a
+ * redirect load with its click consumer on. One `bin/serve.ts` process on a fresh data
+ * directory, BENCH_CODES links made through the API; after a short warm-up (and its
+ * clicks counted) its anonymous memory is read, then, BENCH_RUNS times against the same
+ * process, wrk requests random codes for BENCH_SECONDS, the script waits until every
+ * answered click is counted in the links' clickCnt, and reads the memory again.
+ * Anonymous memory (RssAnon) is the process's own: the heaps, buffers and native
+ * allocations, without the LevelDB files the kernel maps and may drop. Prints figures;
+ * asserts nothing.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const CODES = Number(process.env.BENCH_CODES ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** Longest wait for the clicks of one run to be counted. */
+const DRAIN_LIMIT_MS = Number(process.env.BENCH_DRAIN_LIMIT_S ?? 900) * 1000;
+const DEMO_KEY = 'bench000000000000000000000000000000key01';
+
+async function main(): Promise<void> {
+  ensureCommand('wrk', 'wrk');
+  const work = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+  const dataDir = join(work, 'data');
+  const service = await startProcess(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/bench/memory-probe.mjs', 'bin/serve.ts'],
+    /Ready: API (http:\/\/127\.0\.0\.1:\d+)/,
+    { PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, SHORT_LINK_BASE: '' },
+  );
+  const pid = service.child.pid!;
+  const heapReports: string[] = [];
+  service.child.stdout!.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.startsWith('Memory: ')) heapReports.push(line.slice(8));
+  });
+  const baseUrl = service.match[1]!;
+  let store: ReturnType<typeof createStore> | undefined;
+  try {
+    const codesFile = join(work, 'codes.txt');
+    const seeding = Date.now();
+    writeFileSync(codesFile, `${(await createLinks(baseUrl, CODES)).join('\n')}\n`);
+    console.log(`${CODES} links made through Link/Create (16 at a time) in ${((Date.now() - seeding) / 1000).toFixed(0)} s`);
+
+    // The counts are read from the service's own dynalite, as the admin CLI reads them.
+    const endpoint = readFileSync(join(dataDir, ENDPOINT_FILE), 'utf8').trim();
+    store = createStore(readConfig({ DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'shortsms' }));
+    const [account] = await new AccountsRepository(store).list();
+    const links = new LinksRepository(store);
+    const counted = async () => (await links.listByAccount(account!.id)).reduce((sum, link) => sum + link.clickCnt, 0);
+
+    let answered = 0;
+    const load = async (seconds: number) => {
+      const result = runWrk(baseUrl, codesFile, { seconds, connections: CONNECTIONS, threads: 1 });
+      if (result.non2xx3xx > 0) throw new Error(`${result.non2xx3xx} answers were not redirects`);
+      answered += result.requests;
+      const started = Date.now();
+      // Requests wrk gave up on at the end may still be counted: at least every answered one.
+      let last = -1;
+      for (let now = await counted(); now < answered || now !== last; now = await counted()) {
+        if (Date.now() - started > DRAIN_LIMIT_MS) throw new Error(`Clicks not counted after ${DRAIN_LIMIT_MS / 1000} s: ${now} of ${answered}`);
+        last = now;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+      return { result, drainSeconds: (Date.now() - started) / 1000 };
+    };
+
+    await load(5); // JIT, the link cache, the first batches
+    const start = memory(pid, await heapReport(service.child, heapReports));
+    const runs: { rps: number; requests: number; drainSeconds: number; after: Memory }[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const { result, drainSeconds } = await load(SECONDS);
+      runs.push({ rps: result.requestsPerSecond, requests: result.requests, drainSeconds, after: memory(pid, await heapReport(service.child, heapReports)) });
+      console.log(`  run ${run + 1}: ${result.requests} redirects, counted ${drainSeconds.toFixed(0)} s after the load; RssAnon ${mb(runs.at(-1)!.after.rssAnon)}`);
+    }
+
+    console.log('\nbench:memory');
+    console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per run; click consumer on`);
+    console.log(`  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, arrayBuffers (main thread)`);
+    const line = (label: string, figures: Memory) =>
+      console.log(
+        `  ${label.padEnd(34)}${mb(figures.rssAnon).padStart(9)}${(figures.rssAnon / start.rssAnon).toFixed(2).padStart(7)}${mb(figures.rssFile).padStart(9)}   ${figures.heap}`,
+      );
+    line('start (5 s warm-up, counted)', start);
+    runs.forEach((run, i) => line(`run ${i + 1}: ${(run.rps / 1000).toFixed(1)}k req/s, counted in ${run.drainSeconds.toFixed(0)} s`, run.after));
+    const worst = Math.max(...runs.map((run) => run.after.rssAnon)) / start.rssAnon;
+    console.log(`  largest ratio after a run: ${worst.toFixed(2)} (target ≤ 2)`);
+  } finally {
+    store?.db.destroy();
+    await stopProcess(service.child);
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function createLinks(baseUrl: string, count: number): Promise<string[]> {
+  const codes: string[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const response = await fetch(`${baseUrl}/service/Link/Create?apiKey=${DEMO_KEY}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `data[fullLink]=${encodeURIComponent(`https://example.com/${i}`)}`,
+      });
+      const body = (await response.json()) as { code: number; data: { code: string } };
+      if (body.code !== 0) throw new Error(`Link/Create answered ${JSON.stringify(body)}`);
+      codes[i] = body.data.code;
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+  return codes;
+}
+
+interface Memory {
+  rssAnon: number;
+  rssFile: number;
+  heap: string;
+}
+
+/** The process's resident memory by kind, in bytes (Linux /proc). */
+function memory(pid: number, heap: string): Memory {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
+  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), heap };
+}
+
+/** Asks the service's probe for its heap figures (scripts/bench/memory-probe.mjs). */
+async function heapReport(child: import('node:child_process').ChildProcess, reports: string[]): Promise<string> {
+  const before = reports.length;
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 50 && reports.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  const report = reports[before];
+  if (!report) return '?';
+  const figures = JSON.parse(report) as NodeJS.MemoryUsage;
+  return `${mb(figures.heapUsed)}/${mb(figures.heapTotal)}, ${mb(figures.external)}, ${mb(figures.arrayBuffers)}`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(0)} MB`;
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
