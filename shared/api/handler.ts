@@ -3,11 +3,12 @@ import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
 import { AppError } from '../domain/errors';
 import { requireShortLinkBase } from '../config';
-import { runtime } from '../runtime';
+import { apiRuntime } from '../api-runtime';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
 import { accountRateLimit } from './middleware/rate-limit';
 import { apiVersion, bodyLimit, bracketParams, formContentType, malformedBody, multipartBody, parameterLimit } from './middleware/transport';
+import { echo } from './params';
 import { resolveOperation } from './routes';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
@@ -18,7 +19,7 @@ import type { ApiEvent, ApiResult, Operation } from './types';
  * sees merged bracket parameters and the calling account.
  */
 export function apiHandler(operation: Operation) {
-  const { accounts, rateLimits, config } = runtime();
+  const { accounts, rateLimits, config } = apiRuntime();
   requireShortLinkBase(config);
   return middy<ApiEvent, ApiResult, Error, Context>()
     .use(apiEnvelope())
@@ -45,8 +46,8 @@ export function unknownOperationHandler() {
     .use(apiEnvelope())
     .handler(async (event) => {
       const resolution = resolveOperation(event.rawPath);
-      if (resolution.kind === 'unknownModule') throw new AppError('unknownModule', `Unknown module: ${resolution.name}`);
+      if (resolution.kind === 'unknownModule') throw new AppError('unknownModule', `Unknown module: ${echo(resolution.name)}`);
       // An operation's own path only lands here when the route table and the stack disagree.
-      throw new AppError('unknownMethod', `Unknown method: ${resolution.kind === 'unknownMethod' ? resolution.name : event.rawPath}`);
+      throw new AppError('unknownMethod', `Unknown method: ${echo(resolution.kind === 'unknownMethod' ? resolution.name : event.rawPath)}`);
     });
 }

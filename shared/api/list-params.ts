@@ -1,6 +1,6 @@
 import { AppError } from '../domain/errors';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination, type PageSize, type SortOrder } from '../domain/paging';
-import { isRecord } from './params';
+import { echo, isRecord } from './params';
 
 /**
  * `pagination[...]`, `sort[...]` and `criteria[...]` of the list operations. Every bad
@@ -23,9 +23,9 @@ export function sortOf<F extends string>(value: unknown, allowed: readonly F[]):
   if (value === undefined || value === '') return [];
   if (!isRecord(value)) throw new AppError('limit', 'sort must be given as sort[field]=ASC or DESC');
   return Object.entries(value).map(([field, direction]) => {
-    if (!allowed.includes(field as F)) throw new AppError('limit', `Cannot sort by ${field}; use one of ${allowed.join(', ')}`);
+    if (!allowed.includes(field as F)) throw new AppError('limit', `Cannot sort by ${echo(field)}; use one of ${allowed.join(', ')}`);
     const normalized = scalar(direction, `sort[${field}]`).trim().toUpperCase();
-    if (normalized !== 'ASC' && normalized !== 'DESC') throw new AppError('limit', `sort[${field}] must be ASC or DESC`);
+    if (normalized !== 'ASC' && normalized !== 'DESC') throw new AppError('limit', `sort[${echo(field)}] must be ASC or DESC`);
     return { field: field as F, direction: normalized };
   });
 }

@@ -65,3 +65,15 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   }
   throw new AppError(kind, result.issues[0].message, fields);
 }
+
+/** How much of a caller's value an error message repeats back. */
+const ECHO_LENGTH = 40;
+
+/**
+ * A caller's value as an error message repeats it: at most ECHO_LENGTH characters, so a
+ * megabyte-long sort key or status never comes back whole.
+ */
+export function echo(value: string): string {
+  const characters = Array.from(value);
+  return characters.length <= ECHO_LENGTH ? value : `${characters.slice(0, ECHO_LENGTH).join('')}…`;
+}

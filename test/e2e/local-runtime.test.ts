@@ -74,5 +74,5 @@ describe('local runtime (bin/serve.ts)', () => {
     expect(second.output.join('')).not.toContain('API key');
     const got = await fetch(`${second.baseUrl}/service/link/get?apiKey=${DEMO_KEY}&id=${created.data.id}`).then((r) => r.json() as Promise<any>);
     expect(got).toMatchObject({ code: 0, data: { fullLink: 'https://example.com/persist', code: created.data.code } });
-  });
+  }, 120_000); // two starts of bin/serve.ts and eight admin CLI processes, each a fresh tsx start on a shared machine
 });

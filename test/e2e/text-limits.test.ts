@@ -139,4 +139,19 @@ describe('text limits', () => {
       expect(await service.runtime.webhooks.list(accountId)).toEqual([]);
     });
   });
+
+  describe('values repeated in error messages', () => {
+    it.each([
+      ['Message/List', { 'criteria[status]': 'X'.repeat(500_000) }, 12, 'criteria[status] is not a message status'],
+      ['Link/List', { [`sort[${'k'.repeat(500_000)}]`]: 'ASC' }, 12, 'Cannot sort by'],
+    ])('repeats at most 40 characters of a long value in the %s message', async (path, fields, code, start) => {
+      // Act
+      const answer = await service.api(path, key, fields as Record<string, string>);
+
+      // Assess
+      expect(answer.code).toBe(code);
+      expect(answer.message.startsWith(start)).toBe(true);
+      expect(answer.message.length).toBeLessThan(200);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { listOf } from '../../shared/api/params';
+import { echo, listOf } from '../../shared/api/params';
 import { resolveOperation } from '../../shared/api/routes';
 import { page, sortBy } from '../../shared/domain/paging';
 
@@ -55,5 +55,13 @@ describe('sortBy and page', () => {
     const items = Array.from({ length: 60 }, (_, i) => i);
     expect(page(items, { pageSize: 25, currentPage: 2 })).toEqual(items.slice(50));
     expect(page(items, { pageSize: 25, currentPage: 3 })).toEqual([]);
+  });
+});
+
+describe('echo', () => {
+  it('returns a short value whole and cuts a long one to 40 characters and an ellipsis', () => {
+    expect(echo('DELIVERED')).toBe('DELIVERED');
+    expect(echo('😀'.repeat(41))).toBe(`${'😀'.repeat(40)}…`);
+    expect(echo('x'.repeat(1_000_000))).toHaveLength(41);
   });
 });

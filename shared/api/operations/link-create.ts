@@ -2,12 +2,12 @@ import * as v from 'valibot';
 import { AppError } from '../../domain/errors';
 import { fullLinkProblem } from '../../domain/full-link-rules';
 import { requireShortLinkBase } from '../../config';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, parseWith, text } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
 
-const shortLinkHost = new URL(requireShortLinkBase(runtime().config)).hostname;
+const shortLinkHost = new URL(requireShortLinkBase(apiRuntime().config)).hostname;
 
 // A required key that is missing is reported with the object's message; fullLink is the only one.
 const createSchema = v.object(
@@ -33,7 +33,7 @@ export const linkCreate: Operation = async ({ params, account }) => {
   if (!isGiven(params.data)) throw new AppError('missingParameter', 'The data parameter is required');
   if (!isRecord(params.data)) throw new AppError('invalid', 'data must carry fields such as data[fullLink]', { data: ['Expected fields'] });
   const input = parseWith(createSchema, blankAsAbsent(params.data, ['status', 'expirationDate']));
-  const { links } = runtime();
+  const { links } = apiRuntime();
   const link = await links.create(account, input);
   return { id: link.id, code: link.code, shortLink: links.shortLinkOf(link.code) };
 };

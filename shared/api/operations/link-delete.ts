@@ -1,5 +1,5 @@
 import { AppError } from '../../domain/errors';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven, listOf } from '../params';
 import type { Operation } from '../types';
 
@@ -9,5 +9,5 @@ export const linkDelete: Operation = async ({ params, account }) => {
   const ids = listOf(params.ids);
   if (ids === undefined) throw new AppError('limit', 'ids must be a list of link ids');
   if (ids.length === 0) throw new AppError('missingParameter', 'The ids parameter is required');
-  return runtime().links.delete(account, ids);
+  return apiRuntime().links.delete(account, ids);
 };

@@ -1,5 +1,5 @@
 import { AppError } from '../../domain/errors';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven } from '../params';
 import type { Operation } from '../types';
 
@@ -8,7 +8,7 @@ export const linkGetLinks: Operation = async ({ params, account }) => {
   if (!isGiven(params.campaignId)) throw new AppError('missingParameter', 'The campaignId parameter is required');
   const raw = typeof params.campaignId === 'string' ? params.campaignId.trim() : '';
   if (!/^\d{1,15}$/.test(raw)) throw new AppError('notFound', 'Campaign not found');
-  const { messages, links } = runtime();
+  const { messages, links } = apiRuntime();
   return (await messages.campaignLinks(account, Number(raw))).map((link) => ({
     id: link.id,
     code: link.code,

@@ -2,7 +2,7 @@ import { AppError } from '../../domain/errors';
 import { MAX_STATS_IDS } from '../../domain/stats-service';
 import { isStatsType, STATS_TYPES } from '../../domain/stats';
 import { parseRequestTs } from '../../domain/time';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, scalar } from '../list-params';
 import { isGiven, listOf } from '../params';
 import type { Operation } from '../types';
@@ -25,7 +25,7 @@ export const linkGetStats: Operation = async ({ params, account }) => {
   const from = moment('dateFrom');
   const to = moment('dateTo');
   if (from && to && to < from) throw new AppError('limit', 'criteria[dateTo] must not be before criteria[dateFrom]');
-  return runtime().stats.linkStats(
+  return apiRuntime().stats.linkStats(
     account,
     ids.map((id) => (/^\d{1,15}$/.test(id) ? Number(id) : undefined)),
     type,

@@ -1,13 +1,13 @@
 import { AppError } from '../../domain/errors';
 import type { LinkRef } from '../../domain/link-service';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven } from '../params';
 import { presentLink } from '../present';
 import type { Operation } from '../types';
 
 /** Link/Get: exactly one of `id`, `code`, `shortLink` (code 12 otherwise); one link per call. */
 export const linkGet: Operation = async ({ params, account }) => {
-  const { links } = runtime();
+  const { links } = apiRuntime();
   const link = await links.get(account, linkRef(params));
   return presentLink(link, account, links.shortLinkOf(link.code));
 };

@@ -2,7 +2,7 @@ import { AppError } from '../../domain/errors';
 import type { LinkQuery, LinkSortField } from '../../domain/link-service';
 import type { Account } from '../../domain/accounts';
 import { parseRequestTs } from '../../domain/time';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
 import { presentLink } from '../present';
 import type { Operation } from '../types';
@@ -11,7 +11,7 @@ const SORT_FIELDS: readonly LinkSortField[] = ['createTs', 'expirationDate', 'cl
 
 /** Link/List: criteria, pagination and sort; items carry the fields of Link/Get. */
 export const linkList: Operation = async ({ params, account }) => {
-  const { links } = runtime();
+  const { links } = apiRuntime();
   const found = await links.list(account, linkQuery(params, account));
   return {
     items: found.items.map((link) => presentLink(link, account, links.shortLinkOf(link.code))),

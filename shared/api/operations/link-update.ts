@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { AppError } from '../../domain/errors';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, parseWith } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';
@@ -24,7 +24,7 @@ export const linkUpdate: Operation = async ({ params, account }) => {
   const data = isGiven(params.data) ? params.data : {};
   if (!isRecord(data)) throw new AppError('invalid', 'data must carry fields such as data[status]', { data: ['Expected fields'] });
   const input = parseWith(updateSchema, blankAsAbsent(data, ['status']));
-  const { links } = runtime();
+  const { links } = apiRuntime();
   const link = await links.update(account, Number(id), { ...input, expirationDate: input.expirationDate ?? null });
   return links.shortLinkOf(link.code);
 };

@@ -1,6 +1,6 @@
 import { AppError } from '../../domain/errors';
 import { formatResponseTs } from '../../domain/time';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { listOf } from '../params';
 import type { Operation } from '../types';
 
@@ -16,7 +16,7 @@ export const messageGetSmsStatus: Operation = async ({ params, account }) => {
   if (ids.length === 0) throw new AppError('notFound', 'No message ids given');
   if (ids.length > MAX_STATUS_IDS) throw new AppError('limit', `At most ${MAX_STATUS_IDS} message ids per request`);
   const wanted = [...new Set(ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number))];
-  const found = new Map((await runtime().messageStore.getMany(wanted)).filter((m) => m.accountId === account.id).map((m) => [m.id, m]));
+  const found = new Map((await apiRuntime().messageStore.getMany(wanted)).filter((m) => m.accountId === account.id).map((m) => [m.id, m]));
   const zone = account.timeZone;
   return wanted.flatMap((id) => {
     const message = found.get(id);

@@ -5,9 +5,9 @@ import { isMessageStatus } from '../../domain/message-status';
 import type { Account } from '../../domain/accounts';
 import { numberInfo } from '../../domain/phone';
 import { formatResponseTs, parseRequestTs } from '../../domain/time';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
-import { listOf } from '../params';
+import { echo, listOf } from '../params';
 import type { Operation } from '../types';
 
 const SORT_FIELDS: readonly MessageSortField[] = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'];
@@ -19,7 +19,7 @@ const MAX_CAMPAIGN_IDS = 100;
 export const messageList: Operation = async ({ params, account }) => {
   const withNumberInfo = params.withNumberInfo === undefined || params.withNumberInfo === '' ? '0' : scalar(params.withNumberInfo, 'withNumberInfo').trim();
   if (withNumberInfo !== '0' && withNumberInfo !== '1') throw new AppError('limit', 'withNumberInfo must be 0 or 1');
-  const found = await runtime().messages.list(account, messageQuery(params, account));
+  const found = await apiRuntime().messages.list(account, messageQuery(params, account));
   const zone = account.timeZone;
   const items = await Promise.all(
     found.items.map(async ({ message }) => ({
@@ -58,7 +58,7 @@ function messageQuery(params: Record<string, unknown>, account: Account): Messag
     return list;
   };
   const status = text('status')?.trim().toUpperCase();
-  if (status !== undefined && !isMessageStatus(status)) throw new AppError('limit', `criteria[status] is not a message status: ${status}`);
+  if (status !== undefined && !isMessageStatus(status)) throw new AppError('limit', `criteria[status] is not a message status: ${echo(status)}`);
   const campaignStatus = text('campaignStatus')?.trim().toUpperCase();
   if (campaignStatus !== undefined && !(CAMPAIGN_STATUS_FILTERS as readonly string[]).includes(campaignStatus)) {
     throw new AppError('limit', `criteria[campaignStatus] must be one of ${CAMPAIGN_STATUS_FILTERS.join(', ')}`);

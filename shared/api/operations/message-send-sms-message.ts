@@ -4,7 +4,7 @@ import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';
-import { runtime } from '../../runtime';
+import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, maxCharacters, parseWith, text } from '../params';
 import type { Operation } from '../types';
 
@@ -52,7 +52,7 @@ export const messageSendSmsMessage: Operation = async ({ params, account }) => {
     if (typeof read === 'string') throw invalidField('deferredToTs', `Deferred sending time ${read}`);
     deferredTo = read;
   }
-  return runtime().messages.send(account, {
+  return apiRuntime().messages.send(account, {
     recipient: input.recipient,
     text: input.text,
     from: input.from,

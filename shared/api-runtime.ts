@@ -1,0 +1,160 @@
+import { readConfig, type Config } from './config';
+import { AccountService } from './domain/account-service';
+import { LinkCache } from './domain/link-cache';
+import { LinkCodec } from './domain/link-code';
+import { LinkService } from './domain/link-service';
+import { MessageService, type SendingPorts } from './domain/message-service';
+import type { Message } from './domain/messages';
+import { RateLimiter } from './domain/rate-limit';
+import { StatsService } from './domain/stats-service';
+import { systemClock, type Clock } from './domain/time';
+import { noQueues, SqsQueues, type Queues } from './queue/queues';
+import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
+import { CampaignsRepository } from './store/campaigns-repo';
+import { ClicksRepository } from './store/clicks-repo';
+import { createStore, type Store } from './store/client';
+import { IdAllocator } from './store/id-allocator';
+import { LinksRepository } from './store/links-repo';
+import { MessagesRepository } from './store/messages-repo';
+import { SettingsRepository } from './store/settings-repo';
+
+/**
+ * What the API operations need, built once per container from the environment: one
+ * DynamoDB client, the repositories and the services the ten operations call. Built apart
+ * from shared/runtime.ts (which adds the gateways, the dispatcher, webhook delivery and
+ * the click aggregator for the workers) so an API function's bundle carries none of those,
+ * as shared/redirect-runtime.ts does for the redirect. The local runtime installs its full
+ * runtime here too, so every handler in one process shares one set of services.
+ */
+export interface ApiRuntime {
+  config: Config;
+  store: Store;
+  /** Replaceable so tests can move time; services read it on every call. */
+  clock: Clock;
+  queues: Queues;
+  accounts: AccountService;
+  /** Per-account request rates of the API, kept per process (per Lambda container). */
+  rateLimits: RateLimiter;
+  links: LinkService;
+  stats: StatsService;
+  settings: SettingsRepository;
+  messages: MessageService;
+  messageStore: MessagesRepository;
+  campaigns: CampaignsRepository;
+}
+
+export interface ApiRuntimeOverrides {
+  queues?: Queues;
+  /** Wraps the sending operations: for fault tests of the local runtime only (local/crash-point.ts). */
+  sendingPorts?: (ports: SendingPorts) => SendingPorts;
+  /** Told of every status a message moves to (webhooks, in the full runtime); API operations move none. */
+  onMessageStatus?: (message: Message) => Promise<void>;
+}
+
+let current: ApiRuntime | undefined;
+
+export function apiRuntime(): ApiRuntime {
+  current ??= createApiRuntime(readConfig());
+  return current;
+}
+
+/** The local runtime's own (full) runtime serves the API handlers too. */
+export function installApiRuntime(installed: ApiRuntime): void {
+  current = installed;
+}
+
+/** The storage and queue operations sending needs, over the table and the sms queue. */
+export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
+  const messages = new MessagesRepository(store);
+  const campaigns = new CampaignsRepository(store);
+  const settings = new SettingsRepository(store);
+  return {
+    createMessage: (message) => messages.create(message),
+    createCampaign: (campaign) => campaigns.create(campaign),
+    getCampaign: (id) => campaigns.get(id),
+    moveCampaign: (id, from, status, sentAt) => campaigns.move(id, from, status, sentAt),
+    noteCampaignSent: (id, sentAt) => campaigns.noteSent(id, sentAt),
+    schedule: (minute, task) => campaigns.schedule(minute, task),
+    dueIn: (minute) => campaigns.dueIn(minute),
+    unschedule: (minute, task) => campaigns.unschedule(minute, task),
+    sweptUntil: () => settings.get('schedule-swept-until'),
+    setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
+    enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
+    getMessage: (id) => messages.get(id),
+    enqueueWebhook: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
+    markAmbiguous: (id, reason, at) => messages.markAmbiguous(id, reason, at),
+    listMessages: (accountId) => messages.listByAccount(accountId),
+    setMessageStatus: (id, status, at) => messages.applyStatus(id, status, at),
+    getCampaigns: (ids) => campaigns.getMany(ids),
+  };
+}
+
+export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides = {}): ApiRuntime {
+  const store = createStore(config);
+  const settings = new SettingsRepository(store);
+  const linksRepository = new LinksRepository(store);
+  const messageStore = new MessagesRepository(store);
+  // Services read the runtime's clock on every call, so tests can move time.
+  const clock: Clock = () => self.clock();
+  let codec: Promise<LinkCodec> | undefined;
+  /** Read-only callers look the secret up until it exists, then keep it like everyone else. */
+  const readCodec = async (): Promise<LinkCodec | undefined> => {
+    if (codec) return codec;
+    const secret = await settings.existingLinkCodeSecret();
+    if (secret === undefined) return undefined;
+    codec ??= Promise.resolve(new LinkCodec(secret));
+    return codec;
+  };
+  const queues =
+    overrides.queues ??
+    (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
+      ? new SqsQueues({ clicks: config.clickQueueUrl, sms: config.smsQueueUrl, webhooks: config.webhookQueueUrl }, config.region)
+      : noQueues);
+  const accounts = new AccountService({
+    accounts: new AccountsRepository(store),
+    apiKeys: new ApiKeysRepository(store),
+    ids: new IdAllocator(store, 'account', { maxBlock: 1 }),
+    clock,
+    authCacheTtlMs: config.authCacheTtlMs,
+  });
+  const links = new LinkService({
+    links: linksRepository,
+    ids: new IdAllocator(store, 'link'),
+    codec: (purpose) => {
+      if (purpose === 'read') return readCodec();
+      codec ??= settings.linkCodeSecret().then((secret) => new LinkCodec(secret));
+      // A failed read must not stick: the next call tries again.
+      codec.catch(() => (codec = undefined));
+      return codec;
+    },
+    cache: new LinkCache(config.linkCacheTtlMs),
+    shortLinkBase: config.shortLinkBase,
+    clock,
+  });
+  const ports = createSendingPorts(store, queues);
+  const messages = new MessageService({
+    ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
+    links,
+    campaignIds: new IdAllocator(store, 'campaign'),
+    messageIds: new IdAllocator(store, 'message'),
+    clock,
+    serviceSignature: config.serviceSignature,
+    shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).hostname : '',
+    statusListener: overrides.onMessageStatus,
+  });
+  const self: ApiRuntime = {
+    config,
+    store,
+    clock: systemClock,
+    settings,
+    queues,
+    accounts,
+    rateLimits: new RateLimiter({ clock, defaultPerSecond: config.apiRateLimit }),
+    links,
+    stats: new StatsService({ links: linksRepository, buckets: new ClicksRepository(store), clock }),
+    messages,
+    messageStore,
+    campaigns: new CampaignsRepository(store),
+  };
+  return self;
+}
