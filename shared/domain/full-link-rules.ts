@@ -6,6 +6,14 @@ import isFQDN from 'validator/lib/isFQDN';
 import { isHeaderSafe, MAX_FULL_LINK_LENGTH, parseFullLink } from './links';
 import { isLongerThan } from './text-limits';
 
+/**
+ * The redirect sends the link WHATWG-serialized, where a non-ASCII character takes up to
+ * 12 characters (`%EF%BF%BE`…): 2,000 of them could make a Location header of 24 KB,
+ * more than HTTP clients read (Node's limit is 16 KB for all headers). 8,000 is what
+ * RFC 9110 asks every party to support for a URI.
+ */
+export const MAX_REDIRECT_TARGET_LENGTH = 8000;
+
 /** `name:` at the start; `host:8080` is a port, not a scheme. */
 const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
 
@@ -27,6 +35,9 @@ export function fullLinkProblem(fullLink: string, shortLinkHost: string): string
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return `Links with the ${scheme}: scheme are not allowed`;
   const url = parseFullLink(fullLink);
   if (!url || !isHeaderSafe(url.href)) return 'Invalid URL';
+  if (url.href.length > MAX_REDIRECT_TARGET_LENGTH) {
+    return `Full link is too long once encoded for the redirect (${url.href.length} characters; at most ${MAX_REDIRECT_TARGET_LENGTH})`;
+  }
   if (url.username !== '' || url.password !== '') return 'Links with credentials are not allowed';
   const host = hostOf(url.hostname);
   if (host.key === hostOf(shortLinkHost).key) return 'Links to the short-link domain are not allowed';

@@ -100,6 +100,29 @@ describe('full links beyond ASCII, and links back to this service or this machin
   });
 
   describe('refusals', () => {
+    it('takes a long Cyrillic link whose encoding fits a redirect, and refuses one whose encoding does not', async () => {
+      // Prepare: 1,300 letters encode to 7,800 characters, 2,000 to 12,000
+      const fits = `https://example.com/${'я'.repeat(1300)}`;
+      const tooLong = `https://example.com/${'я'.repeat(1980)}`;
+      const before = (await listed()).totalItemCount;
+
+      // Act
+      const kept = await create(fits);
+      const refused = await create(tooLong);
+
+      // Assess
+      expect(kept.code).toBe(0);
+      const response = await visit(kept.data.code);
+      expect(response.status).toBe(302);
+      expect(response.headers.get('location')).toHaveLength(20 + 1300 * 6);
+      expect(refused).toEqual({
+        code: 1,
+        data: { fullLink: ['Full link is too long once encoded for the redirect (11900 characters; at most 8000)'] },
+        message: expect.any(String),
+      });
+      expect((await listed()).totalItemCount).toBe(before + 1);
+    });
+
     const local = 'Links to local addresses (localhost, loopback, link-local or unspecified) are not allowed';
     const own = 'Links to the short-link domain are not allowed';
 
