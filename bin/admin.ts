@@ -217,7 +217,10 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       await rt.accounts.getAccount(accountId);
       if (!args[1]) throw new AppError('invalid', 'webhook add needs ACCOUNT_ID URL [SECRET]');
       const webhook = await rt.webhooks.register(accountId, args[1], args[2]);
-      return print(`Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`, webhook);
+      return print(
+        `Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`,
+        webhook,
+      );
     }
     case 'webhook list': {
       const webhooks = await rt.webhooks.list(id(0, 'an account id'));
@@ -261,7 +264,11 @@ function describeRateLimit(rateLimit: number | null): string {
 }
 
 function describeTariff(tariff: Record<string, number>): string {
-  return Object.entries(tariff).map(([country, price]) => `${country} ${price}`).join(', ') || 'no prices';
+  return (
+    Object.entries(tariff)
+      .map(([country, price]) => `${country} ${price}`)
+      .join(', ') || 'no prices'
+  );
 }
 
 async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> {

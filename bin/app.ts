@@ -20,7 +20,8 @@ if (Boolean(shortDomain) !== Boolean(certificateArn)) {
 }
 
 const smsGateway = context(app, 'smsGateway') ?? 'simulator';
-if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel') throw new Error('Context smsGateway must be simulator, aws or kannel');
+if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel')
+  throw new Error('Context smsGateway must be simulator, aws or kannel');
 const kannel =
   smsGateway === 'kannel'
     ? {

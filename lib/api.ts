@@ -144,7 +144,12 @@ export class Api extends Construct {
   }
 
   #function(handler: string, tableAccess: TableAccess, defaults: ServiceFunctionDefaults): ServiceFunction {
-    const fn = new ServiceFunction(this, constructId(handler), { ...defaults, handler, tableAccess, ...(NODE_MODULES[handler] && { nodeModules: NODE_MODULES[handler] }) });
+    const fn = new ServiceFunction(this, constructId(handler), {
+      ...defaults,
+      handler,
+      tableAccess,
+      ...(NODE_MODULES[handler] && { nodeModules: NODE_MODULES[handler] }),
+    });
     this.functions.set(handler, fn);
     return fn;
   }
@@ -152,5 +157,8 @@ export class Api extends Construct {
 
 /** `link-create` → `LinkCreate`. */
 function constructId(handler: string): string {
-  return handler.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return handler
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }

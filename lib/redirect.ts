@@ -86,9 +86,7 @@ export class Redirect extends Construct {
         minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       }),
     });
-    this.shortLinkBase = shortDomain
-      ? `https://${shortDomain.name}`
-      : `https://${this.distribution.distributionDomainName}`;
+    this.shortLinkBase = shortDomain ? `https://${shortDomain.name}` : `https://${this.distribution.distributionDomainName}`;
   }
 
   /**

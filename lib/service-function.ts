@@ -31,8 +31,7 @@ export interface ServiceFunctionProps extends ServiceFunctionDefaults {
 
 // esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
 // (qs, parts of the AWS SDK) call for Node built-ins; a module-scoped one restores it.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
  * One Lambda handler from functions/ with the service's defaults: Node.js 22 on arm64,

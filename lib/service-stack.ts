@@ -118,12 +118,14 @@ export class ServiceStack extends Stack {
       DLR_BASE_URL: this.api.httpApi.apiEndpoint,
       ...(settings.smsc && { KANNEL_SMSC: settings.smsc }),
     };
-    const parameterArn = (name: string) =>
-      this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+    const parameterArn = (name: string) => this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
     for (const fn of [this.messaging.worker.function, reports.function]) {
       for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
       fn.addToRolePolicy(
-        new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [settings.passwordParameter, settings.reportSecretParameter].map(parameterArn) }),
+        new PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: [settings.passwordParameter, settings.reportSecretParameter].map(parameterArn),
+        }),
       );
     }
   }

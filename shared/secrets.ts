@@ -18,13 +18,11 @@ export function secretReader(setting: SecretSetting, region: string): () => Prom
   if ('value' in setting) return async () => setting.value;
   let read: Promise<string> | undefined;
   return () => {
-    read ??= new SSMClient({ region })
-      .send(new GetParameterCommand({ Name: setting.parameter, WithDecryption: true }))
-      .then((result) => {
-        const value = result.Parameter?.Value;
-        if (!value) throw new Error(`SSM parameter ${setting.parameter} has no value`);
-        return value;
-      });
+    read ??= new SSMClient({ region }).send(new GetParameterCommand({ Name: setting.parameter, WithDecryption: true })).then((result) => {
+      const value = result.Parameter?.Value;
+      if (!value) throw new Error(`SSM parameter ${setting.parameter} has no value`);
+      return value;
+    });
     // A failed read is tried again next time.
     read.catch(() => (read = undefined));
     return read;

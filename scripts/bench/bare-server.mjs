@@ -4,7 +4,10 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 
 const targets = new Map(
-  readFileSync(process.argv[2], 'utf8').trim().split('\n').map((code) => [code, `https://example.com/${code}`]),
+  readFileSync(process.argv[2], 'utf8')
+    .trim()
+    .split('\n')
+    .map((code) => [code, `https://example.com/${code}`]),
 );
 const server = createServer((req, res) => {
   const location = targets.get(req.url.slice(1));

@@ -21,20 +21,22 @@ import type { ApiEvent, ApiResult, Operation } from './types';
 export function apiHandler(operation: Operation) {
   const { accounts, rateLimits, config } = apiRuntime();
   requireShortLinkBase(config);
-  return middy<ApiEvent, ApiResult, Error, Context>()
-    .use(apiEnvelope())
-    .use(malformedBody())
-    .use(apiVersion())
-    .use(bodyLimit())
-    .use(formContentType())
-    .use(parameterLimit())
-    .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
-    .use(multipartBody())
-    .use(bracketParams())
-    .use(apiKeyAuth(accounts))
-    .use(accountRateLimit(rateLimits))
-    // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
-    .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>);
+  return (
+    middy<ApiEvent, ApiResult, Error, Context>()
+      .use(apiEnvelope())
+      .use(malformedBody())
+      .use(apiVersion())
+      .use(bodyLimit())
+      .use(formContentType())
+      .use(parameterLimit())
+      .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
+      .use(multipartBody())
+      .use(bracketParams())
+      .use(apiKeyAuth(accounts))
+      .use(accountRateLimit(rateLimits))
+      // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
+      .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>)
+  );
 }
 
 /**

@@ -62,7 +62,13 @@ function outcomeOf(link: CachedLink | undefined, now: Date): Outcome {
  */
 function clickBody(link: CachedLink, redirected: boolean, at: Date, userAgent: string): string {
   const visitor = visitorOf(userAgent);
-  const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: isoInstant(at), visitor, redirected: redirected && visitor === 'human' };
+  const click: ClickEvent = {
+    linkId: link.id,
+    accountId: link.accountId,
+    at: isoInstant(at),
+    visitor,
+    redirected: redirected && visitor === 'human',
+  };
   return clickEventBody(click);
 }
 

@@ -90,10 +90,7 @@ export class AccountService {
   }
 
   /** Changes the given settings; absent (undefined) ones stay. `rateLimit: null` goes back to the default. */
-  async updateAccount(
-    id: number,
-    changes: Partial<AccountSettings> & { status?: AccountStatus; rateLimit?: number | null },
-  ): Promise<Account> {
+  async updateAccount(id: number, changes: Partial<AccountSettings> & { status?: AccountStatus; rateLimit?: number | null }): Promise<Account> {
     const current = await this.getAccount(id);
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     assertSettings({ ...current, ...given });

@@ -188,8 +188,7 @@ export class LinkService {
         (query.moderatorStatus === undefined || link.moderatorStatus === query.moderatorStatus) &&
         (query.createdFrom === undefined || createdSecond(link) >= query.createdFrom.getTime()) &&
         (query.createdTo === undefined || createdSecond(link) <= query.createdTo.getTime()) &&
-        (needle === undefined ||
-          [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
+        (needle === undefined || [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
     );
     const order: SortOrder<LinkSortField> = [...query.sort, { field: 'createTs', direction: 'DESC' }];
     const sorted = sortBy(matching, order, (link, field) => sortValue(link, field));
@@ -223,7 +222,9 @@ export class LinkService {
   #codeOfShortLink(shortLink: string): string | undefined {
     const withoutScheme = (url: string) => url.replace(/^[a-z]+:\/\//i, '').toLowerCase();
     const base = withoutScheme(this.shortLinkOf('')).replace(/\/$/, '');
-    const candidate = withoutScheme(shortLink.trim()).replace(/[?#].*$/, '').replace(/\/+$/, '');
+    const candidate = withoutScheme(shortLink.trim())
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '');
     if (!candidate.startsWith(`${base}/`)) return undefined;
     const code = candidate.slice(base.length + 1);
     return code.includes('/') ? undefined : code;

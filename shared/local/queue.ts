@@ -78,7 +78,15 @@ export class LocalQueue {
     const delayMs = options.delayMs ?? 0;
     if (delayMs > 0) {
       const seq = this.#seq++;
-      this.#messages.set(seq, { seq, messageId: undefined, body, sentAt: now, firstReceivedAt: undefined, receiveCount: 0, visibleAt: now + delayMs });
+      this.#messages.set(seq, {
+        seq,
+        messageId: undefined,
+        body,
+        sentAt: now,
+        firstReceivedAt: undefined,
+        receiveCount: 0,
+        visibleAt: now + delayMs,
+      });
     } else {
       this.#fresh.append(body, now);
     }
@@ -94,7 +102,6 @@ export class LocalQueue {
   bodies(): string[] {
     return [...[...this.#messages.values()].map((message) => message.body), ...this.#fresh.peekAll()];
   }
-
 
   /** Starts delivering batches to `handler` in the background. */
   consume(handler: QueueHandler): void {

@@ -61,20 +61,23 @@ export class SimulatorGateway implements SmsGateway {
     // Each report after the one before it has been taken, so they arrive in order.
     const deliver = (index: number, attempt: number) => {
       if (index >= statuses.length) return;
-      const timer = setTimeout(() => {
-        this.#pending.delete(timer);
-        const at = this.options.clock?.() ?? new Date();
-        this.options.report({ gateway: this.name, gatewayMessageId, status: statuses[index]!, at }).then(
-          (taken) => {
-            if (taken) deliver(index + 1, 1);
-            else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
-          },
-          (error) => {
-            logger.error('Simulated delivery report failed', { gatewayMessageId, error: errorField(error) });
-            if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
-          },
-        );
-      }, Math.max(latency, attempt > 1 ? RETRY_GAP_MS : 0));
+      const timer = setTimeout(
+        () => {
+          this.#pending.delete(timer);
+          const at = this.options.clock?.() ?? new Date();
+          this.options.report({ gateway: this.name, gatewayMessageId, status: statuses[index]!, at }).then(
+            (taken) => {
+              if (taken) deliver(index + 1, 1);
+              else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+            },
+            (error) => {
+              logger.error('Simulated delivery report failed', { gatewayMessageId, error: errorField(error) });
+              if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+            },
+          );
+        },
+        Math.max(latency, attempt > 1 ? RETRY_GAP_MS : 0),
+      );
       timer.unref();
       this.#pending.add(timer);
     };

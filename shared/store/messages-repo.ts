@@ -39,7 +39,12 @@ export class MessagesRepository {
 
   /** Messages by id; missing ids are simply absent. */
   async getMany(ids: number[]): Promise<Message[]> {
-    return (await batchGetAll(this.store, ids.map((id) => keys.message(id)))).map(fromItem);
+    return (
+      await batchGetAll(
+        this.store,
+        ids.map((id) => keys.message(id)),
+      )
+    ).map(fromItem);
   }
 
   /** Every message of the account, newest first, from the account's index partition. */
@@ -98,7 +103,10 @@ export class MessagesRepository {
   async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
     const entry = keys.ambiguousMessage(id);
     await this.store.db.send(
-      new PutCommand({ TableName: this.store.tableName, Item: { ...entry, entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason } }),
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: { ...entry, entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason },
+      }),
     );
     // Unless the gateway's answer was recorded meanwhile (the status moved on).
     const flagged = await conditionally(() =>
@@ -161,9 +169,7 @@ export class MessagesRepository {
   }
 
   async findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined> {
-    const result = await this.store.db.send(
-      new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }),
-    );
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }));
     return result.Item ? Number(result.Item.messageId) : undefined;
   }
 

@@ -63,9 +63,7 @@ export class SettingsRepository {
   }
 
   async #get(name: string): Promise<string | undefined> {
-    const result = await this.store.db.send(
-      new GetCommand({ TableName: this.store.tableName, Key: keys.setting(name), ConsistentRead: true }),
-    );
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.setting(name), ConsistentRead: true }));
     return result.Item?.value as string | undefined;
   }
 }

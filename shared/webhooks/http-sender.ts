@@ -30,7 +30,11 @@ export function webhookSender(policy: WebhookTargetPolicy, resolve: Resolve = sy
     let target = url;
     let redirects = 0;
     const via = () => (redirects ? ` (redirected to ${target})` : '');
-    const refused = (problem: string): DeliveryResult => ({ ok: false, refused: true, detail: redirects ? `Redirected to ${target}: ${problem}` : problem });
+    const refused = (problem: string): DeliveryResult => ({
+      ok: false,
+      refused: true,
+      detail: redirects ? `Redirected to ${target}: ${problem}` : problem,
+    });
     try {
       for (;;) {
         const problem = webhookTargetProblem(target, policy);

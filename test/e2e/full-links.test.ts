@@ -21,7 +21,11 @@ describe('full links beyond ASCII, and links back to this service or this machin
 
   const visit = (code: string) => fetch(`${service.baseUrl}/${code}`, { redirect: 'manual' });
   const create = (fullLink: string) => service.api('Link/Create', key, { 'data[fullLink]': fullLink });
-  const listed = async () => (await service.api('Link/List', key, { 'pagination[pageSize]': '100' })).data as { items: Array<{ id: number; fullLink: string }>; totalItemCount: number };
+  const listed = async () =>
+    (await service.api('Link/List', key, { 'pagination[pageSize]': '100' })).data as {
+      items: Array<{ id: number; fullLink: string }>;
+      totalItemCount: number;
+    };
 
   describe('redirects', () => {
     it.each([
@@ -64,8 +68,21 @@ describe('full links beyond ASCII, and links back to this service or this machin
       async function store(fullLink: string): Promise<Link> {
         const id = nextId++;
         const link: Link = {
-          id, accountId, code: codec.encode(id), fullLink, status: 1, moderatorStatus: 1, moderatorComment: null, comment: null,
-          expirationDate: null, expiresAt: null, clickCnt: 0, redirectCnt: 0, createdAt: new Date().toISOString(), campaignId: null, trackingCode: null,
+          id,
+          accountId,
+          code: codec.encode(id),
+          fullLink,
+          status: 1,
+          moderatorStatus: 1,
+          moderatorComment: null,
+          comment: null,
+          expirationDate: null,
+          expiresAt: null,
+          clickCnt: 0,
+          redirectCnt: 0,
+          createdAt: new Date().toISOString(),
+          campaignId: null,
+          trackingCode: null,
         };
         await repository.create(link);
         return link;

@@ -54,11 +54,17 @@ class RawConnection {
 
   /** Resolves once `pattern` has arrived; fails if the connection closes first or it takes longer than WITHIN. */
   received(pattern: RegExp): Promise<void> {
-    return this.#until(() => pattern.test(this.text), () => (this.isClosed ? `closed before ${pattern} arrived: ${JSON.stringify(this.text)}` : undefined));
+    return this.#until(
+      () => pattern.test(this.text),
+      () => (this.isClosed ? `closed before ${pattern} arrived: ${JSON.stringify(this.text)}` : undefined),
+    );
   }
 
   closed(): Promise<void> {
-    return this.#until(() => this.isClosed, () => undefined);
+    return this.#until(
+      () => this.isClosed,
+      () => undefined,
+    );
   }
 
   #until(done: () => boolean, failure: () => string | undefined): Promise<void> {

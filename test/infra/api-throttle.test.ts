@@ -72,7 +72,10 @@ describe('apiLimitsFromContext', () => {
     expect(limits({})).toEqual({});
     expect(limits({ apiThrottleRate: '300' })).toEqual({ apiThrottle: { rateLimit: 300, burstLimit: 600 } });
     expect(limits({ apiThrottleBurst: '500' })).toEqual({ apiThrottle: { rateLimit: 1000, burstLimit: 500 } });
-    expect(limits({ apiThrottleRate: 10, apiThrottleBurst: 10, apiRateLimit: '0' })).toEqual({ apiThrottle: { rateLimit: 10, burstLimit: 10 }, apiRateLimit: 0 });
+    expect(limits({ apiThrottleRate: 10, apiThrottleBurst: 10, apiRateLimit: '0' })).toEqual({
+      apiThrottle: { rateLimit: 10, burstLimit: 10 },
+      apiRateLimit: 0,
+    });
   });
 
   it('refuses what is not a whole number', () => {

@@ -46,7 +46,12 @@ function build(enqueued: number[]) {
 }
 
 const account = (sending: Partial<Account['sending']> = {}): Account => ({
-  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: NOW.toISOString(),
+  id: 7,
+  name: 'Shop',
+  timeZone: 'UTC',
+  currency: 'USD',
+  status: 'active',
+  createdAt: NOW.toISOString(),
   sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 }, ...sending },
   rateLimit: null,
 });
@@ -80,7 +85,12 @@ describe('MessageService.send', () => {
   it('holds a campaign for moderation (status 1) and queues nothing', async () => {
     const enqueued: number[] = [];
     const { service, campaigns } = build(enqueued);
-    const sent = await service.send(account({ moderation: 'all' }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    const sent = await service.send(account({ moderation: 'all' }), {
+      recipient: '447400123450',
+      text: 'Hi',
+      shortenLinks: false,
+      validityMinutes: 60,
+    });
     expect(sent.status).toBe(1);
     expect(enqueued).toEqual([]);
     expect((await campaigns.get(sent.campaignId))?.status).toBe('MODERATION');
@@ -113,7 +123,12 @@ describe('MessageService.send', () => {
 
   it('refuses a destination without a price', async () => {
     const { service } = build([]);
-    const attempt = service.send(account({ tariff: { KZ: 0.02 } }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    const attempt = service.send(account({ tariff: { KZ: 0.02 } }), {
+      recipient: '447400123450',
+      text: 'Hi',
+      shortenLinks: false,
+      validityMinutes: 60,
+    });
     await expect(attempt).rejects.toMatchObject({ kind: 'invalid', fields: { recipient: ['Sending to GB is not enabled for this account'] } });
   });
 

@@ -103,7 +103,11 @@ describe('webhook attempts to refused targets', () => {
 
     // Assess
     expect(outcome).toBe('failed');
-    expect(await eventOf(eventId)).toMatchObject({ state: 'failed', attempts: 1, lastError: expect.stringContaining('127.0.0.1, a loopback address') });
+    expect(await eventOf(eventId)).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: expect.stringContaining('127.0.0.1, a loopback address'),
+    });
     expect(received).toEqual([]);
   });
 

@@ -24,7 +24,11 @@ function slowLinks() {
     },
     release: () => waiting.splice(0).forEach((resolve) => resolve()),
     /** Lets the reads finish in the opposite order they were made. */
-    releaseNewestFirst: () => waiting.splice(0).reverse().forEach((resolve) => resolve()),
+    releaseNewestFirst: () =>
+      waiting
+        .splice(0)
+        .reverse()
+        .forEach((resolve) => resolve()),
     reads: () => reads,
   };
 }

@@ -40,7 +40,11 @@ describe('LocalQueue', () => {
     const seen: { body: string; count: string }[] = [];
     q.consume(async (event) => {
       for (const r of event.Records) seen.push({ body: r.body, count: r.attributes.ApproximateReceiveCount });
-      return { batchItemFailures: event.Records.filter((r) => r.body === 'b' && r.attributes.ApproximateReceiveCount === '1').map((r) => ({ itemIdentifier: r.messageId })) };
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === 'b' && r.attributes.ApproximateReceiveCount === '1').map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
+      };
     });
 
     // Act

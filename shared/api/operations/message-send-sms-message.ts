@@ -10,16 +10,26 @@ import type { Operation } from '../types';
 
 const sendSchema = v.object({
   recipient: v.string('Recipient must be a single value'),
-  text: v.pipe(text('Text must be text'), v.check((value) => value.trim() !== '', 'Text is required')),
+  text: v.pipe(
+    text('Text must be text'),
+    v.check((value) => value.trim() !== '', 'Text is required'),
+  ),
   // No signature is longer; a longer `from` is refused before it is looked up or echoed.
   from: v.optional(
-    v.pipe(v.string('Sender must be a single value'), v.trim(), maxCharacters(MAX_SIGNATURE_LENGTH, `Sender must be at most ${MAX_SIGNATURE_LENGTH} characters`)),
+    v.pipe(
+      v.string('Sender must be a single value'),
+      v.trim(),
+      maxCharacters(MAX_SIGNATURE_LENGTH, `Sender must be at most ${MAX_SIGNATURE_LENGTH} characters`),
+    ),
   ),
 });
 
 const paramsSchema = v.object({
   name: v.optional(
-    v.pipe(text('Campaign name must be text'), maxCharacters(MAX_CAMPAIGN_NAME_LENGTH, `Campaign name must be at most ${MAX_CAMPAIGN_NAME_LENGTH} characters`)),
+    v.pipe(
+      text('Campaign name must be text'),
+      maxCharacters(MAX_CAMPAIGN_NAME_LENGTH, `Campaign name must be at most ${MAX_CAMPAIGN_NAME_LENGTH} characters`),
+    ),
   ),
   deferredToTs: v.optional(v.string('Deferred sending time must be YYYY-MM-DD HH:MM:SS')),
   shortenLinks: v.optional(v.picklist(['0', '1'], 'shortenLinks must be 0 or 1')),
