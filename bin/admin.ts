@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readConfig } from '../shared/config';
 import type { SendingSettings } from '../shared/domain/accounts';
 import { AppError } from '../shared/domain/errors';
-import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { ensureTable, startDynalite } from '../shared/local/dynalite';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { createRuntime, type Runtime } from '../shared/runtime';
-import { readConfig } from '../shared/config';
 
 // The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
 // lockfile pins today's releases, so locally the notice is noise.

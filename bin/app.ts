@@ -1,6 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { fileURLToPath } from 'node:url';
 import { apiLimitsFromContext } from '../lib/api';
 import { ServiceStack } from '../lib/service-stack';
 

@@ -1,4 +1,4 @@
-import { Validations, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 
 /**

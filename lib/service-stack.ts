@@ -1,16 +1,16 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { acknowledgeFindings } from './nag';
-import { Observability } from './observability';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { ServiceFunction } from './service-function';
 import type { Construct } from 'constructs';
 import { Api, type ApiThrottle } from './api';
 import { Clicks } from './clicks';
 import { Messaging } from './messaging';
+import { acknowledgeFindings } from './nag';
+import { Observability } from './observability';
 import { Redirect, type ShortDomain } from './redirect';
+import { ServiceFunction } from './service-function';
 import { Storage } from './storage';
 
 export interface ServiceStackProps extends StackProps {

@@ -1,9 +1,9 @@
-import { App } from 'aws-cdk-lib';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
 import { ServiceStack } from '../lib/service-stack';
 
 /**

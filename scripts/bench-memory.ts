@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../shared/config';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { AccountsRepository } from '../shared/store/accounts-repo';
 import { createStore } from '../shared/store/client';
 import { LinksRepository } from '../shared/store/links-repo';
-import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { ensureCommand, runWrk, startProcess, stopProcess } from './bench/tools';
 
 /**

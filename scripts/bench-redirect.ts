@@ -1,7 +1,7 @@
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
 
 /**

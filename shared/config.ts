@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_API_RATE_LIMIT } from './domain/rate-limit';
+import { secretSetting } from './secrets';
 import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
-import { secretSetting } from './secrets';
-import { DEFAULT_API_RATE_LIMIT } from './domain/rate-limit';
 
 /**
  * Settings every process reads from its environment, once, at start. Missing required

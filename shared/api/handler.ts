@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
-import { AppError } from '../domain/errors';
-import { requireShortLinkBase } from '../config';
 import { apiRuntime } from '../api-runtime';
+import { requireShortLinkBase } from '../config';
+import { AppError } from '../domain/errors';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
 import { accountRateLimit } from './middleware/rate-limit';

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination, type PageSize, type SortOrder } from '../domain/paging';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize, type Pagination, type SortOrder } from '../domain/paging';
 import { echo, isRecord } from './params';
 
 /**

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { clickEventBody, visitorOf, type ClickEvent } from '../domain/clicks';
+import { type ClickEvent, clickEventBody, visitorOf } from '../domain/clicks';
 import type { CachedLink } from '../domain/link-cache';
 import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
-import { linkVerdict, type LinkVerdict } from '../domain/links';
-import { isoInstant, type Clock } from '../domain/time';
+import { type LinkVerdict, linkVerdict } from '../domain/links';
+import { type Clock, isoInstant } from '../domain/time';
 import type { Queues } from '../queue/queues';
 import { errorField, logger } from '../telemetry';
 

@@ -1,17 +1,17 @@
 import { ulid } from 'ulid';
 import {
+  type Account,
+  type AccountStatus,
+  type ApiKey,
+  apiKeyPrefix,
   DEFAULT_CURRENCY,
   DEFAULT_TIME_ZONE,
-  apiKeyPrefix,
+  EMPTY_SENDING_SETTINGS,
   generateApiKey,
   hashApiKey,
   isApiKeyShaped,
   isCurrencyCode,
-  EMPTY_SENDING_SETTINGS,
   MAX_ACCOUNT_NAME_LENGTH,
-  type Account,
-  type AccountStatus,
-  type ApiKey,
   type ModerationPolicy,
   type SendingSettings,
 } from './accounts';
@@ -20,7 +20,7 @@ import type { IdSource } from './link-service';
 import { isValidRateLimit, MAX_API_RATE_LIMIT } from './rate-limit';
 import { isValidSignature } from './senders';
 import { lengthProblem } from './text-limits';
-import { isValidTimeZone, type Clock } from './time';
+import { type Clock, isValidTimeZone } from './time';
 
 /** What account administration and authentication need from storage. */
 export interface AccountStore {

@@ -1,21 +1,21 @@
 import type { Account } from './accounts';
+import { mapLimited } from './concurrency';
 import { AppError, invalidField } from './errors';
 import type { CachedLink, LinkCache } from './link-cache';
-import { LinkResolver } from './link-resolver';
 import type { LinkCodec } from './link-code';
+import { LinkResolver } from './link-resolver';
 import {
   LINK_STATUS,
-  MAX_MODERATOR_COMMENT_LENGTH,
-  MODERATOR_STATUS,
-  RESERVED_CODES,
   type Link,
   type LinkStatus,
+  MAX_MODERATOR_COMMENT_LENGTH,
+  MODERATOR_STATUS,
   type ModeratorStatus,
+  RESERVED_CODES,
 } from './links';
-import { mapLimited } from './concurrency';
-import { page, sortBy, type Pagination, type SortOrder } from './paging';
+import { type Pagination, page, type SortOrder, sortBy } from './paging';
 import { lengthProblem } from './text-limits';
-import { endOfLocalDay, localDate, type Clock } from './time';
+import { type Clock, endOfLocalDay, localDate } from './time';
 
 /** What the link service needs from storage; shared/store implements it. */
 export interface LinkStore {

@@ -1,18 +1,18 @@
 import { ulid } from 'ulid';
 import type { Account } from './accounts';
-import { submissionStatus, type Campaign, type CampaignStatus, type ScheduledTask } from './campaigns';
+import { type Campaign, type CampaignStatus, type ScheduledTask, submissionStatus } from './campaigns';
 import { AppError, invalidField } from './errors';
 import { fullLinkProblem } from './full-link-rules';
 import type { IdSource, LinkService } from './link-service';
 import type { Link } from './links';
 import { isFinal, type MessageStatus } from './message-status';
-import { page, sortBy, type Pagination, type SortOrder } from './paging';
 import type { Message } from './messages';
+import { type Pagination, page, type SortOrder, sortBy } from './paging';
 import { checkRecipient } from './phone';
 import { countSegments, MAX_SEGMENTS } from './segments';
 import { resolveSender, segmentPrice } from './senders';
 import { ABANDONED_CLAIM_MS, isAbandonedClaim } from './sms-dispatcher';
-import { utcMinuteOf, type Clock } from './time';
+import { type Clock, utcMinuteOf } from './time';
 
 export interface SendInput {
   recipient: string;

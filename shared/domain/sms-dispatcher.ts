@@ -1,6 +1,6 @@
 import type { DeliveryReport, SmsGateway } from '../sms/gateway';
-import { isFinal, statusOfParts, type MessageStatus } from './message-status';
-import { normalizeGatewayMessageId, type Message } from './messages';
+import { isFinal, type MessageStatus, statusOfParts } from './message-status';
+import { type Message, normalizeGatewayMessageId } from './messages';
 import { countSegments } from './segments';
 import type { Clock } from './time';
 

@@ -1,7 +1,7 @@
 import type { Account } from './accounts';
 import type { Counts } from './clicks';
 import type { LinkStore } from './link-service';
-import { statsInterval, type StatsType } from './stats';
+import { type StatsType, statsInterval } from './stats';
 import type { Clock } from './time';
 
 export interface BucketReader {

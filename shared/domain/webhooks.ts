@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
+import { errorField, logger } from '../telemetry';
 import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { lengthProblem } from './text-limits';
-import { formatRequestTs, type Clock } from './time';
-import { webhookTargetProblem, type WebhookTargetPolicy } from './webhook-targets';
-import { errorField, logger } from '../telemetry';
+import { type Clock, formatRequestTs } from './time';
+import { type WebhookTargetPolicy, webhookTargetProblem } from './webhook-targets';
 
 /** A URL an account registered for its delivery reports, with the secret its events are signed with. */
 export interface Webhook {

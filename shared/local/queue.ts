@@ -1,5 +1,5 @@
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueName, Queues } from '../queue/queues';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';

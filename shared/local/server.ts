@@ -1,7 +1,7 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import ipaddr from 'ipaddr.js';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';

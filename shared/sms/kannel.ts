@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MessageStatus } from '../domain/message-status';
-import { secretReader, type SecretSetting } from '../secrets';
 import { splitSegments } from '../domain/segments';
+import { type SecretSetting, secretReader } from '../secrets';
 import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface KannelSettings {

@@ -1,8 +1,8 @@
-import { utcMinuteOf } from '../domain/time';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClickStore } from '../domain/click-aggregator';
 import type { Counts, LinkDelta } from '../domain/clicks';
 import type { StatsType } from '../domain/stats';
+import { utcMinuteOf } from '../domain/time';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';

@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkChanges, LinkStore } from '../domain/link-service';
 import type { Link, ModeratorStatus } from '../domain/links';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { batchGetAll } from './batch';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';

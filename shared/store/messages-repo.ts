@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { statusesBefore, type MessageStatus } from '../domain/message-status';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type MessageStatus, statusesBefore } from '../domain/message-status';
 import type { Message } from '../domain/messages';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { batchGetAll } from './batch';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Webhook, WebhookEvent, WebhookStore } from '../domain/webhooks';
 import type { Store } from './client';
 import { conditionally } from './conditional';

@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import { addressProblem, type WebhookTargetPolicy, webhookTargetProblem } from '../domain/webhook-targets';
 import type { DeliveryResult } from '../domain/webhooks';
-import { addressProblem, webhookTargetProblem, type WebhookTargetPolicy } from '../domain/webhook-targets';
 
 /** Every address a host name has now. */
 export type Resolve = (hostname: string) => Promise<string[]>;

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext } from '../../shared/local/lambda-context';
-import { failure, startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, failure, startService, type TestService } from '../support/local-service';
 
 /**
  * Request bodies as PHP clients send them: multipart/form-data (curl with an array of

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { signEvent } from '../../shared/domain/webhooks';
 import { kannelReportUrl } from '../../shared/sms/kannel';
 import { eventually } from '../support/dynamo';
-import { ensureKannel, startKannel, type RunningKannel } from '../support/kannel';
+import { ensureKannel, type RunningKannel, startKannel } from '../support/kannel';
 import { startService, type TestService } from '../support/local-service';
 import { startSmscSimulator } from '../support/smsc-simulator';
 

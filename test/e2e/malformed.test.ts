@@ -1,4 +1,4 @@
-import { failure, startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, failure, startService, type TestService } from '../support/local-service';
 
 /**
  * Malformed requests to every Link operation: each gets HTTP 200 with an envelope whose

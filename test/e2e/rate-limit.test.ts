@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, startService, type TestService } from '../support/local-service';
 import { adminAsync } from '../support/serve-process';
 import { observeStore, type StoreCall } from '../support/store-calls';
 

@@ -1,8 +1,8 @@
-import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, apiLimitsFromContext, DEFAULT_API_THROTTLE, type ApiProps } from '../../lib/api';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Api, type ApiProps, apiLimitsFromContext, DEFAULT_API_THROTTLE } from '../../lib/api';
 import { Storage } from '../../lib/storage';
 
 const ROOT = join(__dirname, '..', '..');

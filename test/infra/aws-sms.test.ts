@@ -1,8 +1,8 @@
-import { App, Validations, type CfnElement } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceStack } from '../../lib/service-stack';
 
 /** The stack with the aws gateway: SendTextMessage for the worker, delivery events through SNS. */

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { ServiceStack } from '../../lib/service-stack';
 import type { ServiceFunction } from '../../lib/service-function';
+import { ServiceStack } from '../../lib/service-stack';
 import { allOperations } from '../../shared/api/routes';
 import { tableDefinition } from '../../shared/store/table';
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KannelGateway } from '../../shared/sms/kannel';
 import type { OutboundSms } from '../../shared/sms/gateway';
+import { KannelGateway } from '../../shared/sms/kannel';
 
 /**
  * The kannel gateway's sendsms calls against a local HTTP server standing in for smsbox,

@@ -1,16 +1,16 @@
-import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';
 import { MessageService } from '../../shared/domain/message-service';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
+import { createSendingPorts } from '../../shared/runtime';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { createSendingPorts } from '../../shared/runtime';
 import { eventually, startTestStore } from '../support/dynamo';
 
 let store: Store;

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/domain/messages';
 import type { Store } from '../../shared/store/client';
-import { MessagesRepository } from '../../shared/store/messages-repo';
 import { keys } from '../../shared/store/keys';
+import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;

@@ -1,4 +1,4 @@
-import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';

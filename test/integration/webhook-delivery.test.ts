@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ulid } from 'ulid';
 import { utcMinuteOf } from '../../shared/domain/time';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
-import { WebhookService, type WebhookEvent } from '../../shared/domain/webhooks';
+import { type WebhookEvent, WebhookService } from '../../shared/domain/webhooks';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { WebhooksRepository } from '../../shared/store/webhooks-repo';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
-import { webhookSender, type Resolve } from '../../shared/webhooks/http-sender';
+import { type Resolve, webhookSender } from '../../shared/webhooks/http-sender';
 
 /** A receiver on a loopback address that records what reaches it and answers as told. */
 class Receiver {

@@ -1,4 +1,4 @@
-import { cachedLink, LinkCache, type CachedLink } from '../../shared/domain/link-cache';
+import { type CachedLink, cachedLink, LinkCache } from '../../shared/domain/link-cache';
 
 const link = (id: number): CachedLink => ({
   id,

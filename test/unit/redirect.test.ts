@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { redirect, type RedirectDeps } from '../../shared/api/redirect';
+import { type RedirectDeps, redirect } from '../../shared/api/redirect';
 import type { CachedLink } from '../../shared/domain/link-cache';
 
 const link: CachedLink = {

@@ -1,5 +1,5 @@
 import { readConfig } from '../../shared/config';
-import { addressProblem, webhookTargetProblem, type WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
+import { addressProblem, type WebhookTargetPolicy, webhookTargetProblem } from '../../shared/domain/webhook-targets';
 
 describe('webhook target policy', () => {
   const strict: WebhookTargetPolicy = { allowPrivate: false, ownBases: ['https://sho.rt'] };

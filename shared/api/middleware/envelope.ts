@@ -1,10 +1,10 @@
 import type middy from '@middy/core';
 import { AppError } from '../../domain/errors';
+import { count, logger } from '../../telemetry';
 import { envelopeResponse, type OutputFormat } from '../envelope';
 import { RESULT_CODE, resultCodeOf } from '../result-codes';
 import type { ApiEvent, ApiResult } from '../types';
 import { queryParameter } from './transport';
-import { count, logger } from '../../telemetry';
 
 /**
  * Wraps what an operation returns in the `{code, data, message}` envelope, and turns

@@ -1,5 +1,5 @@
+import { type ParsedUrlQuery, parse as parseQueryString } from 'node:querystring';
 import type middy from '@middy/core';
-import { parse as parseQueryString, type ParsedUrlQuery } from 'node:querystring';
 import qs from 'qs';
 import { AppError } from '../../domain/errors';
 import { echo, type Params } from '../params';

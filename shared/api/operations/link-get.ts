@@ -1,6 +1,6 @@
+import { apiRuntime } from '../../api-runtime';
 import { AppError } from '../../domain/errors';
 import type { LinkRef } from '../../domain/link-service';
-import { apiRuntime } from '../../api-runtime';
 import { isGiven } from '../params';
 import { presentLink } from '../present';
 import type { Operation } from '../types';

@@ -1,11 +1,11 @@
+import { apiRuntime } from '../../api-runtime';
+import type { Account } from '../../domain/accounts';
 import { CAMPAIGN_STATUSES } from '../../domain/campaigns';
 import { AppError } from '../../domain/errors';
 import type { MessageQuery, MessageSortField } from '../../domain/message-service';
 import { isMessageStatus } from '../../domain/message-status';
-import type { Account } from '../../domain/accounts';
 import { numberInfo } from '../../domain/phone';
 import { formatResponseTs, parseRequestTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
 import { echo, listOf } from '../params';
 import type { Operation } from '../types';

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { AppError, invalidField } from '../../domain/errors';
+import { apiRuntime } from '../../api-runtime';
 import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
+import { AppError, invalidField } from '../../domain/errors';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, maxCharacters, parseWith, text } from '../params';
 import type { Operation } from '../types';
 
