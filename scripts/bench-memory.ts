@@ -101,7 +101,9 @@ async function main(): Promise<void> {
         `  ${label.padEnd(34)}${mb(figures.rssAnon).padStart(9)}${(figures.rssAnon / start.rssAnon).toFixed(2).padStart(7)}${mb(figures.rssFile).padStart(9)}   ${figures.heap}`,
       );
     line('start (5 s warm-up, counted)', start);
-    runs.forEach((run, i) => line(`run ${i + 1}: ${(run.rps / 1000).toFixed(1)}k req/s, counted in ${run.drainSeconds.toFixed(0)} s`, run.after));
+    for (const [i, run] of runs.entries()) {
+      line(`run ${i + 1}: ${(run.rps / 1000).toFixed(1)}k req/s, counted in ${run.drainSeconds.toFixed(0)} s`, run.after);
+    }
     const worst = Math.max(...runs.map((run) => run.after.rssAnon)) / start.rssAnon;
     console.log(`  largest ratio after a run: ${worst.toFixed(2)} (target ≤ 2)`);
   } finally {

@@ -69,7 +69,7 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   for (const issue of result.issues) {
     const path = issue.path?.map((item) => String(item.key)) ?? [];
     const field = path.at(-1) ?? 'request';
-    (fields[field] ??= []).push(issue.message);
+    fields[field] = [...(fields[field] ?? []), issue.message];
   }
   throw new AppError(kind, result.issues[0].message, fields);
 }

@@ -50,7 +50,11 @@ export function splitSegments(text: string): string[] {
   if (partLengths.length <= 1) return partLengths.length === 0 ? [] : [text];
   const chars = [...text];
   let from = 0;
-  return partLengths.map((length) => chars.slice(from, (from += length)).join(''));
+  return partLengths.map((length) => {
+    const part = chars.slice(from, from + length).join('');
+    from += length;
+    return part;
+  });
 }
 
 /** The text's encoding, its units, and how many characters each part takes. */

@@ -198,7 +198,7 @@ export class WebhookService {
   async attempt(eventId: string): Promise<'delivered' | 'failed' | 'retry' | 'skipped'> {
     const { ports, clock } = this.deps;
     const event = await ports.store.getEvent(eventId);
-    if (!event || event.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
+    if (event?.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
     const now = clock();
     if (Date.parse(event.nextAttemptAt) > now.getTime()) return 'skipped'; // an early redelivery
     const attempt = event.attempts + 1;

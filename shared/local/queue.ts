@@ -6,6 +6,7 @@ import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
 /** A queue consumer with the shape of an SQS-triggered Lambda handler. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's SQSHandler, which a handler returning nothing satisfies.
 export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface LocalQueueOptions {

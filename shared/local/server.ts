@@ -11,6 +11,7 @@ import type { Health } from './health';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's handler types, which a handler returning nothing satisfies.
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
 const EMPTY = Buffer.alloc(0);
@@ -271,6 +272,7 @@ class LocalEvent implements APIGatewayProxyEventV2 {
   ) {}
 
   get headers(): Record<string, string> {
+    // biome-ignore lint/suspicious/noAssignInExpressions: made on first read; the redirect path never reads them.
     return (this.#headers ??= joinedHeaders(this.req));
   }
 

@@ -40,7 +40,7 @@ export class CampaignsRepository {
   async move(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined> {
     const values: Record<string, NativeAttributeValue> = { ':status': status };
     if (sentAt !== undefined) values[':sentAt'] = sentAt;
-    from.forEach((value, index) => (values[`:from${index}`] = value));
+    for (const [index, value] of from.entries()) values[`:from${index}`] = value;
     let updated: Campaign | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(

@@ -177,7 +177,7 @@ export class MessagesRepository {
     const allowed = statusesBefore(status);
     const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, NativeAttributeValue> = { ':status': status, ':at': at.toISOString() };
-    allowed.forEach((from, index) => (values[`:from${index}`] = from));
+    for (const [index, from] of allowed.entries()) values[`:from${index}`] = from;
     const sets = ['#status = :status', 'statusUpdatedAt = :at'];
     for (const [field, value] of Object.entries(extra)) {
       names[`#${field}`] = field;
@@ -216,7 +216,9 @@ function partStatusesOf(item: Record<string, NativeAttributeValue>): Record<numb
   let parts: Record<number, MessageStatus> | undefined;
   for (const [name, value] of Object.entries(item)) {
     const part = PART_ATTRIBUTE.exec(name)?.[1];
-    if (part !== undefined) (parts ??= {})[Number(part)] = value as MessageStatus;
+    if (part === undefined) continue;
+    parts ??= {};
+    parts[Number(part)] = value as MessageStatus;
   }
   return parts;
 }

@@ -179,7 +179,7 @@ describe('full links beyond ASCII, and links back to this service or this machin
       // Assess: as with any text that is no valid link, they stay in the text unshortened
       expect(sent.code).toBe(0);
       const message = await service.runtime.messageStore.get(sent.data.messageId);
-      expect(message!.text).toMatch(new RegExp(`^Offer ${SHORT_LINK_BASE}/[0-9a-z]{4} see ${escape(loopback)} or ${escape(own)}$`));
+      expect(message!.text).toMatch(new RegExp(`^Offer ${SHORT_LINK_BASE}/[0-9a-z]{4} see ${escapeRegExp(loopback)} or ${escapeRegExp(own)}$`));
       const links = (await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) })).data as Array<{ fullLink: string }>;
       expect(links.map((link) => link.fullLink)).toEqual(['https://пример.рф/акция']);
       expect((await listed()).totalItemCount).toBe(before + 1);
@@ -187,6 +187,6 @@ describe('full links beyond ASCII, and links back to this service or this machin
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

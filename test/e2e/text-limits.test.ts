@@ -56,7 +56,10 @@ describe('text limits', () => {
       expect(await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com', 'data[comment]': `e${ACUTE}`.repeat(128) })).toEqual(
         failure(1, { comment: ['Comment must be at most 255 characters'] }),
       );
-      const fits = await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com', 'data[comment]': `e${ACUTE}`.repeat(127) + 'e' });
+      const fits = await service.api('Link/Create', key, {
+        'data[fullLink]': 'https://example.com',
+        'data[comment]': `e${ACUTE}`.repeat(127).concat('e'),
+      });
       expect(fits.code).toBe(0);
     });
 

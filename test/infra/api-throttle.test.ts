@@ -10,7 +10,9 @@ const ROOT = join(__dirname, '..', '..');
 const CDK_CONTEXT = { ...JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context, 'aws:cdk:bundling-stacks': [] };
 
 const apps: App[] = [];
-afterAll(() => apps.forEach((app) => rmSync(app.outdir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
+});
 
 /** The API construct alone, over a table of its own. */
 function apiTemplate(props: Partial<ApiProps> = {}): Template {

@@ -15,7 +15,9 @@ const SHORT_DOMAIN: ShortDomain = {
 
 // Every App makes a temporary output directory, including those that never synthesize.
 const apps: App[] = [];
-afterAll(() => apps.forEach((app) => rmSync(app.outdir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
+});
 
 /** The short-link construct alone, so only the redirect function is bundled. */
 function redirectStack(shortDomain: ShortDomain) {

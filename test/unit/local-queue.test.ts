@@ -125,7 +125,9 @@ describe('LocalQueue', () => {
     for (let i = 0; i < 10; i++) q.send(String(i));
     while (release.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const startedBeforeRelease = release.length;
-    const finish = setInterval(() => release.splice(0).forEach((resolve) => resolve()), 5);
+    const finish = setInterval(() => {
+      for (const resolve of release.splice(0)) resolve();
+    }, 5);
     await q.drain();
     clearInterval(finish);
 

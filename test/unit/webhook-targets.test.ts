@@ -41,7 +41,7 @@ describe('webhook target policy', () => {
       ['64:ff9b::a9fe:a9fe', 'link-local'],
     ])('refuses %s, a %s address', (address, kind) => {
       expect(addressProblem(address, strict)).toMatch(
-        new RegExp(`^${escape(address)}, an? ${escape(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`),
+        new RegExp(`^${escapeRegExp(address)}, an? ${escapeRegExp(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`),
       );
       expect(addressProblem(address, relaxed)).toBeUndefined();
     });
@@ -136,6 +136,6 @@ describe('WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
