@@ -282,8 +282,11 @@ async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> 
   const endpointFile = join(dataDir, ENDPOINT_FILE);
   let endpoint = existsSync(endpointFile) ? readFileSync(endpointFile, 'utf8').trim() : undefined;
   if (endpoint && !(await reachable(endpoint))) endpoint = undefined;
-  const own = endpoint ? undefined : await startDynalite({ path: join(dataDir, 'dynamodb') });
-  endpoint ??= own!.endpoint;
+  let own: Awaited<ReturnType<typeof startDynalite>> | undefined;
+  if (!endpoint) {
+    own = await startDynalite({ path: join(dataDir, 'dynamodb') });
+    endpoint = own.endpoint;
+  }
   await ensureTable(endpoint, tableName);
   const rt = createRuntime(readConfig({ ...process.env, ...base, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint }));
   return {

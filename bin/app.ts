@@ -22,6 +22,7 @@ if (Boolean(shortDomain) !== Boolean(certificateArn)) {
 const smsGateway = context(app, 'smsGateway') ?? 'simulator';
 if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel')
   throw new Error('Context smsGateway must be simulator, aws or kannel');
+const kannelSmsc = context(app, 'kannelSmsc');
 const kannel =
   smsGateway === 'kannel'
     ? {
@@ -29,7 +30,7 @@ const kannel =
         username: required('kannelUsername'),
         passwordParameter: required('kannelPasswordParameter'),
         reportSecretParameter: required('kannelReportSecretParameter'),
-        ...(context(app, 'kannelSmsc') && { smsc: context(app, 'kannelSmsc')! }),
+        ...(kannelSmsc && { smsc: kannelSmsc }),
       }
     : undefined;
 const configurationSetName = context(app, 'awsSmsConfigurationSet');

@@ -94,7 +94,9 @@ export class Api extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
     // Access logs: one JSON line per request (the API key is in the query string, which is not logged).
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
-    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    const defaultStage = this.httpApi.defaultStage;
+    if (!defaultStage) throw new Error('The HTTP API has no default stage');
+    const stage = defaultStage.node.defaultChild as CfnStage;
     stage.accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({

@@ -74,7 +74,8 @@ export class ServiceStack extends Stack {
     });
     this.redirect.serveApi(this.api.httpApi);
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
-    const send = this.api.functions.get('message-send-sms-message')!.function;
+    const send = this.api.functions.get('message-send-sms-message')?.function;
+    if (!send) throw new Error('The API has no message-send-sms-message function');
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);
     this.messaging.queue.grantSendMessages(send);
     // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.

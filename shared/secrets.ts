@@ -8,8 +8,10 @@ export type SecretSetting = { value: string } | { parameter: string };
  * out of the CloudFormation template and the function configuration on AWS.
  */
 export function secretSetting(env: NodeJS.ProcessEnv, name: string): SecretSetting | undefined {
-  if (env[name]) return { value: env[name]! };
-  if (env[`${name}_PARAMETER`]) return { parameter: env[`${name}_PARAMETER`]! };
+  const value = env[name];
+  if (value) return { value };
+  const parameter = env[`${name}_PARAMETER`];
+  if (parameter) return { parameter };
   return undefined;
 }
 

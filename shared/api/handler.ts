@@ -35,7 +35,11 @@ export function apiHandler(operation: Operation) {
       .use(apiKeyAuth(accounts))
       .use(accountRateLimit(rateLimits))
       // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
-      .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>)
+      .handler((event, lambda) => {
+        const { params, account } = event;
+        if (!params || !account) throw new Error('bracketParams and apiKeyAuth run before the operation');
+        return operation({ params, account, lambda }) as Promise<ApiResult>;
+      })
   );
 }
 

@@ -252,7 +252,9 @@ export class AccountService {
     if (this.deps.authCacheTtlMs <= 0) return;
     this.#unknownKeys.delete(hash);
     this.#unknownKeys.set(hash, now + this.deps.authCacheTtlMs);
-    if (this.#unknownKeys.size > MAX_UNKNOWN_KEYS) this.#unknownKeys.delete(this.#unknownKeys.keys().next().value!);
+    if (this.#unknownKeys.size <= MAX_UNKNOWN_KEYS) return;
+    const oldest = this.#unknownKeys.keys().next();
+    if (!oldest.done) this.#unknownKeys.delete(oldest.value);
   }
 }
 

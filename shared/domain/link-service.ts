@@ -99,7 +99,7 @@ export class LinkService {
   async create(account: Account, input: NewLink): Promise<Link> {
     const expirationDate = input.expirationDate ?? null;
     this.#assertNotPast(account, expirationDate);
-    const codec = (await this.deps.codec('issue'))!;
+    const codec = await this.#issuingCodec();
     let id: number;
     let code: string;
     do {
@@ -166,7 +166,7 @@ export class LinkService {
     const outcomes = await mapLimited(unique, 16, async (raw) => {
       const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
       const deleted = id !== undefined && (await this.deps.links.delete(account.id, id));
-      if (deleted) this.deps.cache.invalidate((await this.deps.codec('issue'))!.encode(id));
+      if (deleted) this.deps.cache.invalidate((await this.#issuingCodec()).encode(id));
       return { id: id ?? raw, deleted };
     });
     return {
@@ -209,6 +209,13 @@ export class LinkService {
     if (!link) throw new AppError('notFound', `No link ${id}`);
     this.deps.cache.invalidate(link.code);
     return link;
+  }
+
+  /** `issue` creates the secret when none exists yet, so it always yields a codec. */
+  async #issuingCodec(): Promise<LinkCodec> {
+    const codec = await this.deps.codec('issue');
+    if (!codec) throw new Error('No link code secret to issue codes with');
+    return codec;
   }
 
   async #idOf(ref: LinkRef): Promise<number | undefined> {

@@ -64,16 +64,19 @@ function layout(text: string): { encoding: Encoding; units: number; partLengths:
   const units = sizes.reduce((sum, size) => sum + size, 0);
   const limits = LIMITS[encoding];
   if (units <= limits.single) return { encoding, units, partLengths: units === 0 ? [] : [sizes.length] };
-  const partLengths = [0];
+  const partLengths: number[] = [];
+  let inPart = 0;
   let used = 0;
   for (const size of sizes) {
     if (used + size > limits.part) {
-      partLengths.push(0);
+      partLengths.push(inPart);
+      inPart = 0;
       used = 0;
     }
-    partLengths[partLengths.length - 1]!++;
+    inPart++;
     used += size;
   }
+  partLengths.push(inPart);
   return { encoding, units, partLengths };
 }
 

@@ -35,6 +35,9 @@ interface StoredMessage {
   visibleAt: number;
 }
 
+/** A message in a batch: it has its id from the first receive on. */
+type ReceivedMessage = StoredMessage & { messageId: string };
+
 /**
  * An in-process queue with the SQS semantics the workers rely on: batches, a visibility
  * timeout, redelivery of whatever a handler did not finish (the whole batch when it
@@ -187,14 +190,14 @@ export class LocalQueue {
       console.error(
         JSON.stringify({ level: 'ERROR', message: 'Queue handler failed; the batch returns to the queue', queue: this.name, error: String(error) }),
       );
-      failed = new Set(batch.map((message) => message.messageId!));
+      failed = new Set(batch.map((message) => message.messageId));
     }
-    for (const message of batch) if (!failed.has(message.messageId!)) this.#messages.delete(message.seq);
+    for (const message of batch) if (!failed.has(message.messageId)) this.#messages.delete(message.seq);
   }
 
   /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
-  #receive(now: number): StoredMessage[] {
-    const batch: StoredMessage[] = [];
+  #receive(now: number): ReceivedMessage[] {
+    const batch: ReceivedMessage[] = [];
     for (const message of this.#messages.values()) {
       if (message.visibleAt > now) continue;
       if (message.receiveCount >= this.#options.maxReceiveCount) {
@@ -202,11 +205,11 @@ export class LocalQueue {
         this.#options.deadLetter?.send(message.body);
         continue;
       }
-      message.messageId ??= this.#messageIds();
+      const messageId = message.messageId ?? this.#messageIds();
       message.receiveCount++;
       message.firstReceivedAt ??= now;
       message.visibleAt = now + this.#options.visibilityTimeoutMs;
-      batch.push(message);
+      batch.push(Object.assign(message, { messageId }));
       if (batch.length === this.#options.batchSize) return batch;
     }
     // Then messages never received, in the order sent; from here on they are held by seq.
@@ -214,7 +217,7 @@ export class LocalQueue {
       const fresh = this.#fresh.take();
       if (!fresh) break;
       const seq = this.#seq++;
-      const message: StoredMessage = {
+      const message: ReceivedMessage = {
         seq,
         messageId: this.#messageIds(),
         body: fresh.body,
@@ -252,11 +255,11 @@ export class LocalQueue {
   }
 }
 
-function sqsEvent(queue: string, batch: StoredMessage[]): SQSEvent {
+function sqsEvent(queue: string, batch: ReceivedMessage[]): SQSEvent {
   return {
     Records: batch.map(
       (message): SQSRecord => ({
-        messageId: message.messageId!,
+        messageId: message.messageId,
         receiptHandle: `${message.messageId}#${message.receiveCount}`,
         body: message.body,
         attributes: {

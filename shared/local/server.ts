@@ -110,6 +110,7 @@ function limitConnectionsPerAddress(server: Server, limit: number): void {
     }
     open.set(address, count + 1);
     socket.once('close', () => {
+      // biome-ignore lint/style/noNonNullAssertion: counted above when the connection opened.
       const left = open.get(address)! - 1;
       if (left === 0) open.delete(address);
       else open.set(address, left);
@@ -209,6 +210,7 @@ interface Headlines {
  */
 function headlines(raw: string[]): Headlines {
   const found: Headlines = { host: 'localhost', userAgent: '', hasBody: false };
+  // biome-ignore-start lint/style/noNonNullAssertion: Node's raw headers come in name, value pairs; i < length.
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     switch (name.length) {
@@ -224,6 +226,7 @@ function headlines(raw: string[]): Headlines {
         break;
     }
   }
+  // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
   return found;
 }
 

@@ -60,12 +60,13 @@ export class SimulatorGateway implements SmsGateway {
     const latency = this.options.latencyMs ?? 0;
     // Each report after the one before it has been taken, so they arrive in order.
     const deliver = (index: number, attempt: number) => {
-      if (index >= statuses.length) return;
+      const status = statuses[index];
+      if (status === undefined) return;
       const timer = setTimeout(
         () => {
           this.#pending.delete(timer);
           const at = this.options.clock?.() ?? new Date();
-          this.options.report({ gateway: this.name, gatewayMessageId, status: statuses[index]!, at }).then(
+          this.options.report({ gateway: this.name, gatewayMessageId, status, at }).then(
             (taken) => {
               if (taken) deliver(index + 1, 1);
               else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);

@@ -54,7 +54,7 @@ export class CampaignsRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }

@@ -112,7 +112,7 @@ export class LinksRepository implements LinkStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }

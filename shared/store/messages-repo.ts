@@ -199,7 +199,7 @@ export class MessagesRepository {
     let updated: Message | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(new UpdateCommand({ TableName: this.store.tableName, ...input, ReturnValues: 'ALL_NEW' }));
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }

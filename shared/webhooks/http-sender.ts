@@ -100,9 +100,10 @@ function checkedLookup(policy: WebhookTargetPolicy, resolve: Resolve): LookupFun
         const found = addresses
           .map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }))
           .filter(({ family }) => (wanted === 4 || wanted === 6 ? family === wanted : true));
-        if (found.length === 0) throw new Error(`${hostname} has no IPv${wanted} address`);
+        const [first] = found;
+        if (first === undefined) throw new Error(`${hostname} has no IPv${wanted} address`);
         if (options.all) callback(null, found);
-        else callback(null, found[0]!.address, found[0]!.family);
+        else callback(null, first.address, first.family);
       })
       .catch((error: Error) => callback(error as NodeJS.ErrnoException, '', 0));
   };

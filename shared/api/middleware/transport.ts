@@ -85,8 +85,8 @@ export function formContentType(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const formContentTypeBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const headers = request.event.headers;
     const name = headers && Object.keys(headers).find((header) => header.toLowerCase() === 'content-type');
-    if (!name) return;
-    const value = headers[name]!;
+    const value = name === undefined ? undefined : headers[name];
+    if (name === undefined || value === undefined) return;
     delete headers[name];
     headers['content-type'] = value.replace(/^[^;]*/, (mediaType) => mediaType.trim().toLowerCase());
   };

@@ -14,8 +14,8 @@ export const linkGet: Operation = async ({ params, account }) => {
 
 function linkRef(params: Record<string, unknown>): LinkRef {
   const given = (['id', 'code', 'shortLink'] as const).filter((name) => isGiven(params[name]));
-  if (given.length !== 1) throw new AppError('limit', 'Pass exactly one of id, code or shortLink');
-  const name = given[0]!;
+  const [name] = given;
+  if (given.length !== 1 || name === undefined) throw new AppError('limit', 'Pass exactly one of id, code or shortLink');
   const value = params[name];
   if (typeof value !== 'string') throw new AppError('limit', `${name} must be a single value`);
   const trimmed = value.trim();
