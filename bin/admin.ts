@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readConfig } from '../shared/config';
 import type { SendingSettings } from '../shared/domain/accounts';
 import { AppError } from '../shared/domain/errors';
-import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { ensureTable, startDynalite } from '../shared/local/dynalite';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { createRuntime, type Runtime } from '../shared/runtime';
-import { readConfig } from '../shared/config';
 
 // The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
 // lockfile pins today's releases, so locally the notice is noise.
@@ -217,7 +217,10 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
       await rt.accounts.getAccount(accountId);
       if (!args[1]) throw new AppError('invalid', 'webhook add needs ACCOUNT_ID URL [SECRET]');
       const webhook = await rt.webhooks.register(accountId, args[1], args[2]);
-      return print(`Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`, webhook);
+      return print(
+        `Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`,
+        webhook,
+      );
     }
     case 'webhook list': {
       const webhooks = await rt.webhooks.list(id(0, 'an account id'));
@@ -261,7 +264,11 @@ function describeRateLimit(rateLimit: number | null): string {
 }
 
 function describeTariff(tariff: Record<string, number>): string {
-  return Object.entries(tariff).map(([country, price]) => `${country} ${price}`).join(', ') || 'no prices';
+  return (
+    Object.entries(tariff)
+      .map(([country, price]) => `${country} ${price}`)
+      .join(', ') || 'no prices'
+  );
 }
 
 async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> {
@@ -275,8 +282,11 @@ async function connect(): Promise<{ runtime: Runtime; close(): Promise<void> }> 
   const endpointFile = join(dataDir, ENDPOINT_FILE);
   let endpoint = existsSync(endpointFile) ? readFileSync(endpointFile, 'utf8').trim() : undefined;
   if (endpoint && !(await reachable(endpoint))) endpoint = undefined;
-  const own = endpoint ? undefined : await startDynalite({ path: join(dataDir, 'dynamodb') });
-  endpoint ??= own!.endpoint;
+  let own: Awaited<ReturnType<typeof startDynalite>> | undefined;
+  if (!endpoint) {
+    own = await startDynalite({ path: join(dataDir, 'dynamodb') });
+    endpoint = own.endpoint;
+  }
   await ensureTable(endpoint, tableName);
   const rt = createRuntime(readConfig({ ...process.env, ...base, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint }));
   return {

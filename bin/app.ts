@@ -1,6 +1,6 @@
+import { fileURLToPath } from 'node:url';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { fileURLToPath } from 'node:url';
 import { apiLimitsFromContext } from '../lib/api';
 import { ServiceStack } from '../lib/service-stack';
 
@@ -20,7 +20,9 @@ if (Boolean(shortDomain) !== Boolean(certificateArn)) {
 }
 
 const smsGateway = context(app, 'smsGateway') ?? 'simulator';
-if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel') throw new Error('Context smsGateway must be simulator, aws or kannel');
+if (smsGateway !== 'simulator' && smsGateway !== 'aws' && smsGateway !== 'kannel')
+  throw new Error('Context smsGateway must be simulator, aws or kannel');
+const kannelSmsc = context(app, 'kannelSmsc');
 const kannel =
   smsGateway === 'kannel'
     ? {
@@ -28,7 +30,7 @@ const kannel =
         username: required('kannelUsername'),
         passwordParameter: required('kannelPasswordParameter'),
         reportSecretParameter: required('kannelReportSecretParameter'),
-        ...(context(app, 'kannelSmsc') && { smsc: context(app, 'kannelSmsc')! }),
+        ...(kannelSmsc && { smsc: kannelSmsc }),
       }
     : undefined;
 const configurationSetName = context(app, 'awsSmsConfigurationSet');

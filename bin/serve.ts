@@ -1,5 +1,5 @@
 import { readServerSettings } from '../shared/config';
-import { startLocal, STOP_GRACE_MS } from '../shared/local/runtime';
+import { STOP_GRACE_MS, startLocal } from '../shared/local/runtime';
 
 // The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
 // lockfile pins today's releases, so locally the notice is noise.

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { allOperations, type OperationHandler } from '../shared/api/routes';
 import { ServiceFunction, type ServiceFunctionDefaults, type TableAccess } from './service-function';
@@ -94,7 +94,9 @@ export class Api extends Construct {
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'shortsms /service/<Module>/<Method>' });
     // Access logs: one JSON line per request (the API key is in the query string, which is not logged).
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
-    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    const defaultStage = this.httpApi.defaultStage;
+    if (!defaultStage) throw new Error('The HTTP API has no default stage');
+    const stage = defaultStage.node.defaultChild as CfnStage;
     stage.accessLogSettings = {
       destinationArn: accessLogs.logGroupArn,
       format: JSON.stringify({
@@ -144,7 +146,12 @@ export class Api extends Construct {
   }
 
   #function(handler: string, tableAccess: TableAccess, defaults: ServiceFunctionDefaults): ServiceFunction {
-    const fn = new ServiceFunction(this, constructId(handler), { ...defaults, handler, tableAccess, ...(NODE_MODULES[handler] && { nodeModules: NODE_MODULES[handler] }) });
+    const fn = new ServiceFunction(this, constructId(handler), {
+      ...defaults,
+      handler,
+      tableAccess,
+      ...(NODE_MODULES[handler] && { nodeModules: NODE_MODULES[handler] }),
+    });
     this.functions.set(handler, fn);
     return fn;
   }
@@ -152,5 +159,8 @@ export class Api extends Construct {
 
 /** `link-create` → `LinkCreate`. */
 function constructId(handler: string): string {
-  return handler.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return handler
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }

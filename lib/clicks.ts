@@ -35,8 +35,6 @@ export class Clicks extends Construct {
       shortLinkBase: undefined,
       timeout,
     });
-    this.aggregator.function.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: 1000, maxBatchingWindow: Duration.seconds(1) }),
-    );
+    this.aggregator.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 1000, maxBatchingWindow: Duration.seconds(1) }));
   }
 }

@@ -1,4 +1,4 @@
-import { Validations, type CfnElement, type Stack } from 'aws-cdk-lib';
+import { type CfnElement, type Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 
 /**
@@ -22,7 +22,8 @@ const ACKNOWLEDGED: { id: string; reason: string }[] = [
   },
   {
     id: 'AwsSolutions::AwsSolutions-L1',
-    reason: 'The service targets nodejs22.x (an owner decision, tested with Node.js 20/22); moving to a newer runtime is a deliberate upgrade, not a synth default.',
+    reason:
+      'The service targets nodejs22.x (an owner decision, tested with Node.js 20/22); moving to a newer runtime is a deliberate upgrade, not a synth default.',
   },
   {
     id: 'AwsSolutions::AwsSolutions-CFR1',
@@ -30,15 +31,18 @@ const ACKNOWLEDGED: { id: string; reason: string }[] = [
   },
   {
     id: 'AwsSolutions::AwsSolutions-CFR2',
-    reason: 'WAF is optional (a per-request cost); the redirect is read-only and cached per container, the API rate-limits nothing sensitive without a key. Attach a web ACL to the distribution where wanted.',
+    reason:
+      'WAF is optional (a per-request cost); the redirect is read-only and cached per container, the API rate-limits nothing sensitive without a key. Attach a web ACL to the distribution where wanted.',
   },
   {
     id: 'AwsSolutions::AwsSolutions-CFR3',
-    reason: 'Clicks are counted by the service itself (click queue and aggregator); CloudFront standard logs would duplicate them at extra cost. Enable them on the distribution where wanted.',
+    reason:
+      'Clicks are counted by the service itself (click queue and aggregator); CloudFront standard logs would duplicate them at extra cost. Enable them on the distribution where wanted.',
   },
   {
     id: 'AwsSolutions::AwsSolutions-CFR4',
-    reason: 'Without a custom short domain the distribution uses the default *.cloudfront.net certificate, whose minimum protocol CloudFront fixes; with a custom domain the stack sets TLSv1.2_2021.',
+    reason:
+      'Without a custom short domain the distribution uses the default *.cloudfront.net certificate, whose minimum protocol CloudFront fixes; with a custom domain the stack sets TLSv1.2_2021.',
   },
 ];
 
@@ -46,6 +50,6 @@ export function acknowledgeFindings(stack: Stack, table: ITable): void {
   for (const finding of ACKNOWLEDGED) Validations.of(stack).acknowledge(finding);
   Validations.of(stack).acknowledge({
     id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${stack.getLogicalId(table.node.defaultChild as CfnElement)}.Arn>/index/*]`,
-    reason: 'Grants on the service\'s one table include its indexes (table/index/*): the handlers query gsi1, and nothing else matches the pattern.',
+    reason: "Grants on the service's one table include its indexes (table/index/*): the handlers query gsi1, and nothing else matches the pattern.",
   });
 }

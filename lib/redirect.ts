@@ -1,12 +1,12 @@
+import { join } from 'node:path';
 import { Arn, ArnFormat, Fn, Token } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { join } from 'node:path';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CachePolicy,
-  Distribution,
   Function as CloudFrontFunction,
+  Distribution,
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
@@ -86,9 +86,7 @@ export class Redirect extends Construct {
         minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
       }),
     });
-    this.shortLinkBase = shortDomain
-      ? `https://${shortDomain.name}`
-      : `https://${this.distribution.distributionDomainName}`;
+    this.shortLinkBase = shortDomain ? `https://${shortDomain.name}` : `https://${this.distribution.distributionDomainName}`;
   }
 
   /**

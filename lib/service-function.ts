@@ -1,10 +1,10 @@
+import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
 
 /** What a handler may do to the table; `none` for handlers that never touch it. */
 export type TableAccess = 'none' | 'read' | 'readWrite';
@@ -31,8 +31,7 @@ export interface ServiceFunctionProps extends ServiceFunctionDefaults {
 
 // esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
 // (qs, parts of the AWS SDK) call for Node built-ins; a module-scoped one restores it.
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 /**
  * One Lambda handler from functions/ with the service's defaults: Node.js 22 on arm64,

@@ -1,16 +1,16 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
-import { acknowledgeFindings } from './nag';
-import { Observability } from './observability';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { ServiceFunction } from './service-function';
 import type { Construct } from 'constructs';
 import { Api, type ApiThrottle } from './api';
 import { Clicks } from './clicks';
 import { Messaging } from './messaging';
+import { acknowledgeFindings } from './nag';
+import { Observability } from './observability';
 import { Redirect, type ShortDomain } from './redirect';
+import { ServiceFunction } from './service-function';
 import { Storage } from './storage';
 
 export interface ServiceStackProps extends StackProps {
@@ -74,7 +74,8 @@ export class ServiceStack extends Stack {
     });
     this.redirect.serveApi(this.api.httpApi);
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
-    const send = this.api.functions.get('message-send-sms-message')!.function;
+    const send = this.api.functions.get('message-send-sms-message')?.function;
+    if (!send) throw new Error('The API has no message-send-sms-message function');
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);
     this.messaging.queue.grantSendMessages(send);
     // Kannel's delivery reports (dlr-url) on the API's domain; they settle messages.
@@ -118,12 +119,14 @@ export class ServiceStack extends Stack {
       DLR_BASE_URL: this.api.httpApi.apiEndpoint,
       ...(settings.smsc && { KANNEL_SMSC: settings.smsc }),
     };
-    const parameterArn = (name: string) =>
-      this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+    const parameterArn = (name: string) => this.formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
     for (const fn of [this.messaging.worker.function, reports.function]) {
       for (const [name, value] of Object.entries(environment)) fn.addEnvironment(name, value);
       fn.addToRolePolicy(
-        new PolicyStatement({ actions: ['ssm:GetParameter'], resources: [settings.passwordParameter, settings.reportSecretParameter].map(parameterArn) }),
+        new PolicyStatement({
+          actions: ['ssm:GetParameter'],
+          resources: [settings.passwordParameter, settings.reportSecretParameter].map(parameterArn),
+        }),
       );
     }
   }

@@ -1,9 +1,9 @@
-import { App } from 'aws-cdk-lib';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { App } from 'aws-cdk-lib';
 import { ServiceStack } from '../lib/service-stack';
 
 /**
@@ -45,7 +45,9 @@ function main(): void {
       copyFileSync(bundle.file, join(dir, 'index.mjs'));
       const ms = importMs(join(dir, 'index.mjs'), work);
       const kb = statSync(bundle.file).size / 1024;
-      console.log(`  ${bundle.name.padEnd(28)}${`${kb.toFixed(0)} KB`.padStart(10)}${`${ms.toFixed(1)} ms`.padStart(11)}${`+${(ms - emptyMs).toFixed(1)} ms`.padStart(11)}`);
+      console.log(
+        `  ${bundle.name.padEnd(28)}${`${kb.toFixed(0)} KB`.padStart(10)}${`${ms.toFixed(1)} ms`.padStart(11)}${`+${(ms - emptyMs).toFixed(1)} ms`.padStart(11)}`,
+      );
     }
     console.log('  budgets: redirect ≤ 200 KB, others ≤ 450 KB (test/infra/stack.test.ts fails past them)');
   } finally {

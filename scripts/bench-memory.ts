@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../shared/config';
+import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { AccountsRepository } from '../shared/store/accounts-repo';
 import { createStore } from '../shared/store/client';
 import { LinksRepository } from '../shared/store/links-repo';
-import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { ensureCommand, runWrk, startProcess, stopProcess } from './bench/tools';
 
 /**
@@ -80,19 +80,30 @@ async function main(): Promise<void> {
     const runs: { rps: number; requests: number; drainSeconds: number; after: Memory }[] = [];
     for (let run = 0; run < RUNS; run++) {
       const { result, drainSeconds } = await load(SECONDS);
-      runs.push({ rps: result.requestsPerSecond, requests: result.requests, drainSeconds, after: memory(pid, await heapReport(service.child, heapReports)) });
-      console.log(`  run ${run + 1}: ${result.requests} redirects, counted ${drainSeconds.toFixed(0)} s after the load; RssAnon ${mb(runs.at(-1)!.after.rssAnon)}`);
+      runs.push({
+        rps: result.requestsPerSecond,
+        requests: result.requests,
+        drainSeconds,
+        after: memory(pid, await heapReport(service.child, heapReports)),
+      });
+      console.log(
+        `  run ${run + 1}: ${result.requests} redirects, counted ${drainSeconds.toFixed(0)} s after the load; RssAnon ${mb(runs.at(-1)!.after.rssAnon)}`,
+      );
     }
 
     console.log('\nbench:memory');
     console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per run; click consumer on`);
-    console.log(`  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, arrayBuffers (main thread)`);
+    console.log(
+      `  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, arrayBuffers (main thread)`,
+    );
     const line = (label: string, figures: Memory) =>
       console.log(
         `  ${label.padEnd(34)}${mb(figures.rssAnon).padStart(9)}${(figures.rssAnon / start.rssAnon).toFixed(2).padStart(7)}${mb(figures.rssFile).padStart(9)}   ${figures.heap}`,
       );
     line('start (5 s warm-up, counted)', start);
-    runs.forEach((run, i) => line(`run ${i + 1}: ${(run.rps / 1000).toFixed(1)}k req/s, counted in ${run.drainSeconds.toFixed(0)} s`, run.after));
+    for (const [i, run] of runs.entries()) {
+      line(`run ${i + 1}: ${(run.rps / 1000).toFixed(1)}k req/s, counted in ${run.drainSeconds.toFixed(0)} s`, run.after);
+    }
     const worst = Math.max(...runs.map((run) => run.after.rssAnon)) / start.rssAnon;
     console.log(`  largest ratio after a run: ${worst.toFixed(2)} (target ≤ 2)`);
   } finally {

@@ -1,7 +1,7 @@
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
 
 /**
@@ -37,15 +37,23 @@ async function main(): Promise<void> {
       return `${median(perRound).toFixed(2)} (rounds ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`;
     };
     console.log('\nbench:redirect');
-    console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server, servers taking turns; medians`);
+    console.log(
+      `  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server, servers taking turns; medians`,
+    );
     console.log(line('bare Node.js 302 from a Map', throughput.bare));
     console.log(line('service, warm cache', throughput.warm));
     console.log(line('service, cache TTL 5 s', throughput.defaultTtl));
     console.log(`  ratio service/bare, warm cache:  throughput ${ratios(throughput.warm, (run) => run.requestsPerSecond)} (target ≥ 0.6)`);
-    console.log(`                                   CPU per request, bare/service ${ratios(throughput.warm, (run) => run.cpuMicrosPerRequest, true)}`);
+    console.log(
+      `                                   CPU per request, bare/service ${ratios(throughput.warm, (run) => run.cpuMicrosPerRequest, true)}`,
+    );
     console.log(`  ratio service/bare, TTL 5 s:     throughput ${ratios(throughput.defaultTtl, (run) => run.requestsPerSecond)}`);
-    console.log(`  per cache-miss redirect:     ${units.missRead.toFixed(2)} RRU, ${units.missWrite.toFixed(2)} WRU on the request path (target ≤ 0.5 RRU, 0 WRU)`);
-    console.log(`  per click, one hot link:     ${units.perClickWrite.toFixed(4)} WRU after aggregation of ${units.clicks} clicks in batches of ${units.batchSize} (target ≤ 0.05)`);
+    console.log(
+      `  per cache-miss redirect:     ${units.missRead.toFixed(2)} RRU, ${units.missWrite.toFixed(2)} WRU on the request path (target ≤ 0.5 RRU, 0 WRU)`,
+    );
+    console.log(
+      `  per click, one hot link:     ${units.perClickWrite.toFixed(4)} WRU after aggregation of ${units.clicks} clicks in batches of ${units.batchSize} (target ≤ 0.05)`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -61,7 +69,9 @@ function median(values: number[]): number {
 
 /** CPU time (user + system) a process has used, in microseconds (Linux /proc). */
 function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   // After "(comm) ": state is field 0, utime field 11, stime field 12, in clock ticks (100 Hz).
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }

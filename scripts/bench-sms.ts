@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,16 +59,30 @@ async function main(): Promise<void> {
     for (const message of report.reports) byStatus.set(String(message.status), (byStatus.get(String(message.status)) ?? 0) + 1);
 
     console.log('\nbench:sms');
-    console.log(`  ${total} sends planned at ${RATE}/s over ${SECONDS} s (took ${sendSeconds.toFixed(1)} s); simulator gateway, reports after 500 ms`);
+    console.log(
+      `  ${total} sends planned at ${RATE}/s over ${SECONDS} s (took ${sendSeconds.toFixed(1)} s); simulator gateway, reports after 500 ms`,
+    );
     console.log(`  accepted (code 0):        ${accepted.length}`);
     console.log(`  other answers:            ${results.length - accepted.length}${describeCodes(results)}`);
     console.log(`  delivered (DELIVRD):      ${delivered}`);
-    console.log(`  lost (accepted, not final after ${SETTLE_SECONDS} s): ${accepted.length - delivered}${delivered < accepted.length ? `  ${JSON.stringify(Object.fromEntries(byStatus))}` : ''} (target 0)`);
+    console.log(
+      `  lost (accepted, not final after ${SETTLE_SECONDS} s): ${accepted.length - delivered}${delivered < accepted.length ? `  ${JSON.stringify(Object.fromEntries(byStatus))}` : ''} (target 0)`,
+    );
     console.log(`  duplicate submits:        ${duplicates} (target 0)`);
-    console.log(`  API latency:              p50 ${percentile(apiLatency, 50).toFixed(1)} ms  p99 ${percentile(apiLatency, 99).toFixed(1)} ms  max ${Math.max(...apiLatency).toFixed(1)} ms`);
-    console.log(`  DynamoDB calls per accepted message: ${Object.entries(report.calls).map(([name, count]) => `${name.replace(/Command$/, '')} ${(count / Math.max(1, accepted.length)).toFixed(2)}`).join(', ')}`);
-    console.log(`  service CPU per message:  ${cpuPerMessageMs.toFixed(1)} ms (all threads, API through final report), about ${(1000 / cpuPerMessageMs).toFixed(0)} messages/s per core`);
-    console.log(`  send → ACCEPTD:           p50 ${percentile(toAccepted, 50).toFixed(0)} ms  p99 ${percentile(toAccepted, 99).toFixed(0)} ms  (${toAccepted.length} messages)`);
+    console.log(
+      `  API latency:              p50 ${percentile(apiLatency, 50).toFixed(1)} ms  p99 ${percentile(apiLatency, 99).toFixed(1)} ms  max ${Math.max(...apiLatency).toFixed(1)} ms`,
+    );
+    console.log(
+      `  DynamoDB calls per accepted message: ${Object.entries(report.calls)
+        .map(([name, count]) => `${name.replace(/Command$/, '')} ${(count / Math.max(1, accepted.length)).toFixed(2)}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `  service CPU per message:  ${cpuPerMessageMs.toFixed(1)} ms (all threads, API through final report), about ${(1000 / cpuPerMessageMs).toFixed(0)} messages/s per core`,
+    );
+    console.log(
+      `  send → ACCEPTD:           p50 ${percentile(toAccepted, 50).toFixed(0)} ms  p99 ${percentile(toAccepted, 99).toFixed(0)} ms  (${toAccepted.length} messages)`,
+    );
   } finally {
     await stopProcess(server.child);
     rmSync(work, { recursive: true, force: true });
@@ -93,7 +107,9 @@ async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id
 
 /** CPU time (user + system, all threads) a process has used, in microseconds (Linux /proc). */
 function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
@@ -110,13 +126,29 @@ function percentile(values: number[], p: number): number {
 }
 
 function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', 'scripts/bench/sms-server.ts'], {
-    // No per-account rate limit unless one is asked for: the offered rate (100/s) is within
-    // the default (100/s, bursts of 200), but an overloaded local server reaches requests in
-    // bunches after a stall, and this measures the pipeline, not the limiter.
-    env: { ...process.env, DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, PORT: '0', SHORT_LINK_BASE: 'https://sho.rt', API_RATE_LIMIT: process.env.API_RATE_LIMIT ?? '0' },
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--import',
+      'tsx',
+      'scripts/bench/sms-server.ts',
+    ],
+    {
+      // No per-account rate limit unless one is asked for: the offered rate (100/s) is within
+      // the default (100/s, bursts of 200), but an overloaded local server reaches requests in
+      // bunches after a stall, and this measures the pipeline, not the limiter.
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        DEMO_API_KEY: DEMO_KEY,
+        PORT: '0',
+        SHORT_LINK_BASE: 'https://sho.rt',
+        API_RATE_LIMIT: process.env.API_RATE_LIMIT ?? '0',
+      },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    },
+  );
   let output = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

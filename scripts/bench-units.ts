@@ -97,11 +97,23 @@ async function main(): Promise<void> {
     for (const [name, measured, ms] of rows) {
       const extraWrites = name.startsWith('Message/SendSmsMessage') ? 3 * PRICE.sqsRequest + 2 * lambda(20) : 0; // queue send/receive/delete, worker and report
       const cost = PRICE.httpApiRequest + lambda(ms) + measured.read * PRICE.dynamoRead + measured.write * PRICE.dynamoWrite + extraWrites;
-      console.log(`  ${name.padEnd(38)}${measured.read.toFixed(2).padStart(7)}${measured.write.toFixed(2).padStart(7)}${(cost * 1e6).toFixed(2).padStart(12)}`);
+      console.log(
+        `  ${name.padEnd(38)}${measured.read.toFixed(2).padStart(7)}${measured.write.toFixed(2).padStart(7)}${(cost * 1e6).toFixed(2).padStart(12)}`,
+      );
     }
-    const redirectCost = (read: number) => PRICE.cloudFrontHttpsRequest + lambda(10) + read * PRICE.dynamoRead + PRICE.sqsRequest + 0.02 * PRICE.dynamoWrite + (2 / 1000) * PRICE.sqsRequest;
-    console.log(`  ${'redirect, warm cache (+ its click)'.padEnd(38)}${'0.00'.padStart(7)}${'0.02'.padStart(7)}${(redirectCost(0) * 1e6).toFixed(2).padStart(12)}`);
-    console.log(`  ${'redirect, cache miss (+ its click)'.padEnd(38)}${redirectMiss.read.toFixed(2).padStart(7)}${'0.02'.padStart(7)}${(redirectCost(redirectMiss.read) * 1e6).toFixed(2).padStart(12)}`);
+    const redirectCost = (read: number) =>
+      PRICE.cloudFrontHttpsRequest +
+      lambda(10) +
+      read * PRICE.dynamoRead +
+      PRICE.sqsRequest +
+      0.02 * PRICE.dynamoWrite +
+      (2 / 1000) * PRICE.sqsRequest;
+    console.log(
+      `  ${'redirect, warm cache (+ its click)'.padEnd(38)}${'0.00'.padStart(7)}${'0.02'.padStart(7)}${(redirectCost(0) * 1e6).toFixed(2).padStart(12)}`,
+    );
+    console.log(
+      `  ${'redirect, cache miss (+ its click)'.padEnd(38)}${redirectMiss.read.toFixed(2).padStart(7)}${'0.02'.padStart(7)}${(redirectCost(redirectMiss.read) * 1e6).toFixed(2).padStart(12)}`,
+    );
     console.log('  Assumed: Lambda arm64 512 MB, 20 ms per API call and per SMS step, 10 ms per redirect; a click costs one SQS send and');
     console.log('  0.02 WRU after aggregation (bench:redirect); an SMS adds the send queue and two more invocations. Data transfer not included.');
   } finally {

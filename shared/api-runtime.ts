@@ -1,4 +1,4 @@
-import { readConfig, type Config } from './config';
+import { type Config, readConfig } from './config';
 import { AccountService } from './domain/account-service';
 import { LinkCache } from './domain/link-cache';
 import { LinkCodec } from './domain/link-code';
@@ -7,8 +7,8 @@ import { MessageService, type SendingPorts } from './domain/message-service';
 import type { Message } from './domain/messages';
 import { RateLimiter } from './domain/rate-limit';
 import { StatsService } from './domain/stats-service';
-import { systemClock, type Clock } from './domain/time';
-import { noQueues, SqsQueues, type Queues } from './queue/queues';
+import { type Clock, systemClock } from './domain/time';
+import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { ClicksRepository } from './store/clicks-repo';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { DEFAULT_API_RATE_LIMIT } from './domain/rate-limit';
+import { secretSetting } from './secrets';
 import type { AwsSmsSettings } from './sms/aws';
 import type { KannelSettings } from './sms/kannel';
-import { secretSetting } from './secrets';
-import { DEFAULT_API_RATE_LIMIT } from './domain/rate-limit';
 
 /**
  * Settings every process reads from its environment, once, at start. Missing required
@@ -70,7 +70,8 @@ function gatewaySettings(env: NodeJS.ProcessEnv, shortLinkBase: string | undefin
     const configurationSetName = env.AWS_SMS_CONFIGURATION_SET;
     if (!configurationSetName) throw new Error('Missing required setting AWS_SMS_CONFIGURATION_SET (SMS_GATEWAY=aws)');
     const messageType = env.AWS_SMS_MESSAGE_TYPE || 'TRANSACTIONAL';
-    if (messageType !== 'TRANSACTIONAL' && messageType !== 'PROMOTIONAL') throw new Error(`AWS_SMS_MESSAGE_TYPE must be TRANSACTIONAL or PROMOTIONAL: ${messageType}`);
+    if (messageType !== 'TRANSACTIONAL' && messageType !== 'PROMOTIONAL')
+      throw new Error(`AWS_SMS_MESSAGE_TYPE must be TRANSACTIONAL or PROMOTIONAL: ${messageType}`);
     return {
       smsGateway: 'aws',
       kannel: undefined,

@@ -1,18 +1,18 @@
 import { type ApiRuntime, type ApiRuntimeOverrides, createApiRuntime, installApiRuntime } from './api-runtime';
-import { readConfig, type Config } from './config';
-import { installRedirectDeps } from './redirect-runtime';
+import { type Config, readConfig } from './config';
 import { ClickAggregator } from './domain/click-aggregator';
 import { SmsDispatcher } from './domain/sms-dispatcher';
-import type { SmsGateway } from './sms/gateway';
-import { AwsSmsGateway } from './sms/aws';
-import { KannelGateway } from './sms/kannel';
-import { WebhookService } from './domain/webhooks';
+import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
-import { webhookSender } from './webhooks/http-sender';
-import { WebhooksRepository } from './store/webhooks-repo';
+import { WebhookService } from './domain/webhooks';
+import { installRedirectDeps } from './redirect-runtime';
+import { AwsSmsGateway } from './sms/aws';
+import type { SmsGateway } from './sms/gateway';
+import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
-import { utcMinuteOf, type Clock } from './domain/time';
 import { ClicksRepository } from './store/clicks-repo';
+import { WebhooksRepository } from './store/webhooks-repo';
+import { webhookSender } from './webhooks/http-sender';
 
 export { createSendingPorts } from './api-runtime';
 

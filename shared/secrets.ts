@@ -8,8 +8,10 @@ export type SecretSetting = { value: string } | { parameter: string };
  * out of the CloudFormation template and the function configuration on AWS.
  */
 export function secretSetting(env: NodeJS.ProcessEnv, name: string): SecretSetting | undefined {
-  if (env[name]) return { value: env[name]! };
-  if (env[`${name}_PARAMETER`]) return { parameter: env[`${name}_PARAMETER`]! };
+  const value = env[name];
+  if (value) return { value };
+  const parameter = env[`${name}_PARAMETER`];
+  if (parameter) return { parameter };
   return undefined;
 }
 
@@ -18,13 +20,11 @@ export function secretReader(setting: SecretSetting, region: string): () => Prom
   if ('value' in setting) return async () => setting.value;
   let read: Promise<string> | undefined;
   return () => {
-    read ??= new SSMClient({ region })
-      .send(new GetParameterCommand({ Name: setting.parameter, WithDecryption: true }))
-      .then((result) => {
-        const value = result.Parameter?.Value;
-        if (!value) throw new Error(`SSM parameter ${setting.parameter} has no value`);
-        return value;
-      });
+    read ??= new SSMClient({ region }).send(new GetParameterCommand({ Name: setting.parameter, WithDecryption: true })).then((result) => {
+      const value = result.Parameter?.Value;
+      if (!value) throw new Error(`SSM parameter ${setting.parameter} has no value`);
+      return value;
+    });
     // A failed read is tried again next time.
     read.catch(() => (read = undefined));
     return read;

@@ -6,7 +6,7 @@ declare module 'smpp' {
     command: string;
     command_status: number;
     sequence_number: number;
-    [field: string]: any;
+    [field: string]: unknown;
     response(options?: Record<string, unknown>): PDU;
   }
 

@@ -16,9 +16,17 @@ const submits = new Map<number, number>();
 const calls = new Map<string, number>();
 local.runtime.store.db.middlewareStack.add(
   (next, context) => (args) => {
-    const input = args.input as { Key?: { pk?: string }; Item?: { pk?: string }; ExpressionAttributeValues?: Record<string, unknown>; IndexName?: string };
+    const input = args.input as {
+      Key?: { pk?: string };
+      Item?: { pk?: string };
+      ExpressionAttributeValues?: Record<string, unknown>;
+      IndexName?: string;
+    };
     const queried = input.ExpressionAttributeValues?.[':pk'];
-    const pk = String(input.Key?.pk ?? input.Item?.pk ?? (typeof queried === 'string' ? `${input.IndexName ?? ''}${queried}` : '')).replace(/#.*/, '');
+    const pk = String(input.Key?.pk ?? input.Item?.pk ?? (typeof queried === 'string' ? `${input.IndexName ?? ''}${queried}` : '')).replace(
+      /#.*/,
+      '',
+    );
     const name = `${context.commandName}${process.env.BENCH_CALLS_BY_KEY ? `:${pk}` : ''}`;
     calls.set(name, (calls.get(name) ?? 0) + 1);
     return next(args);

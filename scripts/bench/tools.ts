@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 
 /** Installs a Debian package when its command is missing (benchmarks run as root on Debian). */
 export function ensureCommand(command: string, debianPackage: string): void {

@@ -1,6 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
 import type { SmsDispatcher } from '../domain/sms-dispatcher';
-import { awsDeliveryReport, type AwsSmsEvent } from '../sms/aws';
+import { type AwsSmsEvent, awsDeliveryReport } from '../sms/aws';
 import { logger } from '../telemetry';
 
 /**

@@ -20,7 +20,9 @@ export function clickBatch(event: SQSEvent): QueuedClick[] {
     clicks.push({
       messageId: record.messageId,
       receiveCount,
-      firstReceivedAt: new Date(Number.isFinite(firstReceived) && firstReceived > 0 ? firstReceived : Number(record.attributes.SentTimestamp) || Date.now()),
+      firstReceivedAt: new Date(
+        Number.isFinite(firstReceived) && firstReceived > 0 ? firstReceived : Number(record.attributes.SentTimestamp) || Date.now(),
+      ),
       event: click,
     });
   }

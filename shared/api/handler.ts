@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
-import { AppError } from '../domain/errors';
-import { requireShortLinkBase } from '../config';
 import { apiRuntime } from '../api-runtime';
+import { requireShortLinkBase } from '../config';
+import { AppError } from '../domain/errors';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
 import { accountRateLimit } from './middleware/rate-limit';
@@ -21,20 +21,26 @@ import type { ApiEvent, ApiResult, Operation } from './types';
 export function apiHandler(operation: Operation) {
   const { accounts, rateLimits, config } = apiRuntime();
   requireShortLinkBase(config);
-  return middy<ApiEvent, ApiResult, Error, Context>()
-    .use(apiEnvelope())
-    .use(malformedBody())
-    .use(apiVersion())
-    .use(bodyLimit())
-    .use(formContentType())
-    .use(parameterLimit())
-    .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
-    .use(multipartBody())
-    .use(bracketParams())
-    .use(apiKeyAuth(accounts))
-    .use(accountRateLimit(rateLimits))
-    // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
-    .handler((event, lambda) => operation({ params: event.params!, account: event.account!, lambda }) as Promise<ApiResult>);
+  return (
+    middy<ApiEvent, ApiResult, Error, Context>()
+      .use(apiEnvelope())
+      .use(malformedBody())
+      .use(apiVersion())
+      .use(bodyLimit())
+      .use(formContentType())
+      .use(parameterLimit())
+      .use(httpUrlencodeBodyParser({ disableContentTypeError: true }))
+      .use(multipartBody())
+      .use(bracketParams())
+      .use(apiKeyAuth(accounts))
+      .use(accountRateLimit(rateLimits))
+      // The operation returns the envelope's data; apiEnvelope's `after` makes it the response.
+      .handler((event, lambda) => {
+        const { params, account } = event;
+        if (!params || !account) throw new Error('bracketParams and apiKeyAuth run before the operation');
+        return operation({ params, account, lambda }) as Promise<ApiResult>;
+      })
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ export async function kannelReport(
   deps: { dispatcher: SmsDispatcher; secret: (() => Promise<string>) | undefined; clock: () => Date },
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const query = event.queryStringParameters ?? {};
-  if (!deps.secret) return text(404, 'Kannel is not this service\'s gateway');
+  if (!deps.secret) return text(404, "Kannel is not this service's gateway");
   const messageId = Number(query.message);
   const type = Number(query.type);
   // A concatenated message sent part by part has a dlr-url per part.

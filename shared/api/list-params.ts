@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type Pagination, type PageSize, type SortOrder } from '../domain/paging';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize, type Pagination, type SortOrder } from '../domain/paging';
 import { echo, isRecord } from './params';
 
 /**
@@ -10,7 +10,8 @@ import { echo, isRecord } from './params';
 export function paginationOf(value: unknown): Pagination {
   if (value === undefined || value === '') return { pageSize: DEFAULT_PAGE_SIZE, currentPage: 0 };
   if (!isRecord(value)) throw new AppError('limit', 'pagination must carry pagination[pageSize] and pagination[currentPage]');
-  const rawSize = value.pageSize === undefined || value.pageSize === '' ? String(DEFAULT_PAGE_SIZE) : scalar(value.pageSize, 'pagination[pageSize]').trim();
+  const rawSize =
+    value.pageSize === undefined || value.pageSize === '' ? String(DEFAULT_PAGE_SIZE) : scalar(value.pageSize, 'pagination[pageSize]').trim();
   const pageSize = /^\d{1,3}$/.test(rawSize) ? Number(rawSize) : NaN;
   if (!PAGE_SIZES.includes(pageSize as PageSize)) throw new AppError('limit', `pagination[pageSize] must be one of ${PAGE_SIZES.join(', ')}`);
   const rawPage = value.currentPage === undefined || value.currentPage === '' ? '0' : scalar(value.currentPage, 'currentPage').trim();

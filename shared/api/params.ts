@@ -16,12 +16,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** `0` or `1`. */
 export function flag(message: string) {
-  return v.pipe(v.string(message), v.trim(), v.picklist(['0', '1'], message), v.transform((value) => (value === '1' ? 1 : 0) as 0 | 1));
+  return v.pipe(
+    v.string(message),
+    v.trim(),
+    v.picklist(['0', '1'], message),
+    v.transform((value) => (value === '1' ? 1 : 0) as 0 | 1),
+  );
 }
 
 /** Free text; rejects what decoding could not read as UTF-8 (U+FFFD). */
 export function text(message: string) {
-  return v.pipe(v.string(message), v.check((value) => !value.includes('\ufffd'), `${message}: it is not valid UTF-8 text`));
+  return v.pipe(
+    v.string(message),
+    v.check((value) => !value.includes('\ufffd'), `${message}: it is not valid UTF-8 text`),
+  );
 }
 
 /** At most `max` characters, counted as the domain counts them (code points, see text-limits). */
@@ -61,7 +69,7 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   for (const issue of result.issues) {
     const path = issue.path?.map((item) => String(item.key)) ?? [];
     const field = path.at(-1) ?? 'request';
-    (fields[field] ??= []).push(issue.message);
+    fields[field] = [...(fields[field] ?? []), issue.message];
   }
   throw new AppError(kind, result.issues[0].message, fields);
 }

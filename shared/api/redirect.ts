@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { clickEventBody, visitorOf, type ClickEvent } from '../domain/clicks';
+import { type ClickEvent, clickEventBody, visitorOf } from '../domain/clicks';
 import type { CachedLink } from '../domain/link-cache';
 import { isCodeShaped } from '../domain/link-code';
 import type { LinkService } from '../domain/link-service';
-import { linkVerdict, type LinkVerdict } from '../domain/links';
-import { isoInstant, type Clock } from '../domain/time';
+import { type LinkVerdict, linkVerdict } from '../domain/links';
+import { type Clock, isoInstant } from '../domain/time';
 import type { Queues } from '../queue/queues';
 import { errorField, logger } from '../telemetry';
 
@@ -40,6 +40,7 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
   }
   if (verdict === 'redirect') {
     // outcomeOf redirects only a link that has a target.
+    // biome-ignore lint/style/noNonNullAssertion: outcomeOf says 'redirect' only for a link with a target.
     return { statusCode: 302, headers: { location: link!.target!, 'cache-control': NO_STORE }, body: '' };
   }
   const page = PAGES[verdict];
@@ -62,7 +63,13 @@ function outcomeOf(link: CachedLink | undefined, now: Date): Outcome {
  */
 function clickBody(link: CachedLink, redirected: boolean, at: Date, userAgent: string): string {
   const visitor = visitorOf(userAgent);
-  const click: ClickEvent = { linkId: link.id, accountId: link.accountId, at: isoInstant(at), visitor, redirected: redirected && visitor === 'human' };
+  const click: ClickEvent = {
+    linkId: link.id,
+    accountId: link.accountId,
+    at: isoInstant(at),
+    visitor,
+    redirected: redirected && visitor === 'human',
+  };
   return clickEventBody(click);
 }
 

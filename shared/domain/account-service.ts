@@ -1,17 +1,17 @@
 import { ulid } from 'ulid';
 import {
+  type Account,
+  type AccountStatus,
+  type ApiKey,
+  apiKeyPrefix,
   DEFAULT_CURRENCY,
   DEFAULT_TIME_ZONE,
-  apiKeyPrefix,
+  EMPTY_SENDING_SETTINGS,
   generateApiKey,
   hashApiKey,
   isApiKeyShaped,
   isCurrencyCode,
-  EMPTY_SENDING_SETTINGS,
   MAX_ACCOUNT_NAME_LENGTH,
-  type Account,
-  type AccountStatus,
-  type ApiKey,
   type ModerationPolicy,
   type SendingSettings,
 } from './accounts';
@@ -20,7 +20,7 @@ import type { IdSource } from './link-service';
 import { isValidRateLimit, MAX_API_RATE_LIMIT } from './rate-limit';
 import { isValidSignature } from './senders';
 import { lengthProblem } from './text-limits';
-import { isValidTimeZone, type Clock } from './time';
+import { type Clock, isValidTimeZone } from './time';
 
 /** What account administration and authentication need from storage. */
 export interface AccountStore {
@@ -90,10 +90,7 @@ export class AccountService {
   }
 
   /** Changes the given settings; absent (undefined) ones stay. `rateLimit: null` goes back to the default. */
-  async updateAccount(
-    id: number,
-    changes: Partial<AccountSettings> & { status?: AccountStatus; rateLimit?: number | null },
-  ): Promise<Account> {
+  async updateAccount(id: number, changes: Partial<AccountSettings> & { status?: AccountStatus; rateLimit?: number | null }): Promise<Account> {
     const current = await this.getAccount(id);
     const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     assertSettings({ ...current, ...given });
@@ -255,7 +252,9 @@ export class AccountService {
     if (this.deps.authCacheTtlMs <= 0) return;
     this.#unknownKeys.delete(hash);
     this.#unknownKeys.set(hash, now + this.deps.authCacheTtlMs);
-    if (this.#unknownKeys.size > MAX_UNKNOWN_KEYS) this.#unknownKeys.delete(this.#unknownKeys.keys().next().value!);
+    if (this.#unknownKeys.size <= MAX_UNKNOWN_KEYS) return;
+    const oldest = this.#unknownKeys.keys().next();
+    if (!oldest.done) this.#unknownKeys.delete(oldest.value);
   }
 }
 

@@ -23,9 +23,9 @@ export interface Campaign {
 /** Work due at a given minute: sending a deferred campaign, or expiring an undelivered message. */
 export type ScheduledTask =
   | { kind: 'send'; campaignId: number; messageId: number }
-  | { kind: 'expire'; messageId: number; /** when its validity runs out */ at: string }
+  | { kind: 'expire'; messageId: number /** when its validity runs out */; at: string }
   /** A check that a message handed to the send queue got to the gateway (or is flagged). */
-  | { kind: 'recover'; messageId: number; /** when to look */ at: string }
+  | { kind: 'recover'; messageId: number /** when to look */; at: string }
   /** A delivery-report webhook event's next try (domain/webhooks.ts). */
   | { kind: 'webhook'; eventId: string; at: string };
 

@@ -1,4 +1,4 @@
-import { batchKeyOf, messageFingerprint, sumClicks, type ClickEvent, type Counts, type LinkDelta } from './clicks';
+import { batchKeyOf, type ClickEvent, type Counts, type LinkDelta, messageFingerprint, sumClicks } from './clicks';
 import { mapLimited } from './concurrency';
 import type { StatsType } from './stats';
 

@@ -92,5 +92,8 @@ export function messageFingerprint(messageId: string): string {
 
 /** The same set of messages always gives the same batch key, whatever their order. */
 export function batchKeyOf(fingerprints: string[]): string {
-  return createHash('sha256').update([...fingerprints].sort().join(',')).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update([...fingerprints].sort().join(','))
+    .digest('base64url')
+    .slice(0, 22);
 }

@@ -30,6 +30,7 @@ const SCHEME_PREFIX = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
 export function fullLinkProblem(fullLink: string, shortLinkHost: string): string | undefined {
   if (fullLink.length === 0) return 'Full link is required';
   if (isLongerThan(fullLink, MAX_FULL_LINK_LENGTH)) return `Full link must be at most ${MAX_FULL_LINK_LENGTH} characters`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check rejects.
   if (/[\s\u0000-\u001f\u007f\ufffd]/.test(fullLink)) return 'Full link must not contain spaces or control characters';
   const scheme = SCHEME_PREFIX.exec(fullLink)?.[1]?.toLowerCase();
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') return `Links with the ${scheme}: scheme are not allowed`;

@@ -1,4 +1,4 @@
-import { redirectTarget, type Link } from './links';
+import { type Link, redirectTarget } from './links';
 
 /** What the redirect needs of a link, with where it sends visitors worked out once. */
 export type CachedLink = Pick<Link, 'id' | 'accountId' | 'code' | 'fullLink' | 'status' | 'moderatorStatus' | 'expiresAt'> & {

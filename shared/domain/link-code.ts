@@ -112,10 +112,12 @@ export class LinkCodec {
    * are what keep codes unguessable.
    */
   #round(tier: Tier, round: number, half: number): number {
+    // biome-ignore-start lint/style/noNonNullAssertion: the constructor made ROUNDS × 2 keys for every tier; no check on the redirect path.
     const keys = this.#roundKeys.get(tier.length)!;
     let h = Math.imul(half ^ keys[round * 2]!, 0x85ebca6b);
     h ^= h >>> 13;
     h = Math.imul(h ^ keys[round * 2 + 1]!, 0xc2b2ae35);
+    // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
     h ^= h >>> 16;
     return (h >>> 0) % 2 ** tier.halfBits;
   }

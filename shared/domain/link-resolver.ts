@@ -1,4 +1,4 @@
-import { cachedLink, type CachedLink, type LinkCache } from './link-cache';
+import { type CachedLink, cachedLink, type LinkCache } from './link-cache';
 import type { LinkCodec } from './link-code';
 import type { Link } from './links';
 

@@ -1,21 +1,21 @@
 import type { Account } from './accounts';
+import { mapLimited } from './concurrency';
 import { AppError, invalidField } from './errors';
 import type { CachedLink, LinkCache } from './link-cache';
-import { LinkResolver } from './link-resolver';
 import type { LinkCodec } from './link-code';
+import { LinkResolver } from './link-resolver';
 import {
   LINK_STATUS,
-  MAX_MODERATOR_COMMENT_LENGTH,
-  MODERATOR_STATUS,
-  RESERVED_CODES,
   type Link,
   type LinkStatus,
+  MAX_MODERATOR_COMMENT_LENGTH,
+  MODERATOR_STATUS,
   type ModeratorStatus,
+  RESERVED_CODES,
 } from './links';
-import { mapLimited } from './concurrency';
-import { page, sortBy, type Pagination, type SortOrder } from './paging';
+import { type Pagination, page, type SortOrder, sortBy } from './paging';
 import { lengthProblem } from './text-limits';
-import { endOfLocalDay, localDate, type Clock } from './time';
+import { type Clock, endOfLocalDay, localDate } from './time';
 
 /** What the link service needs from storage; shared/store implements it. */
 export interface LinkStore {
@@ -99,7 +99,7 @@ export class LinkService {
   async create(account: Account, input: NewLink): Promise<Link> {
     const expirationDate = input.expirationDate ?? null;
     this.#assertNotPast(account, expirationDate);
-    const codec = (await this.deps.codec('issue'))!;
+    const codec = await this.#issuingCodec();
     let id: number;
     let code: string;
     do {
@@ -166,7 +166,7 @@ export class LinkService {
     const outcomes = await mapLimited(unique, 16, async (raw) => {
       const id = /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
       const deleted = id !== undefined && (await this.deps.links.delete(account.id, id));
-      if (deleted) this.deps.cache.invalidate((await this.deps.codec('issue'))!.encode(id));
+      if (deleted) this.deps.cache.invalidate((await this.#issuingCodec()).encode(id));
       return { id: id ?? raw, deleted };
     });
     return {
@@ -188,8 +188,7 @@ export class LinkService {
         (query.moderatorStatus === undefined || link.moderatorStatus === query.moderatorStatus) &&
         (query.createdFrom === undefined || createdSecond(link) >= query.createdFrom.getTime()) &&
         (query.createdTo === undefined || createdSecond(link) <= query.createdTo.getTime()) &&
-        (needle === undefined ||
-          [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
+        (needle === undefined || [link.code, link.trackingCode, link.comment].some((field) => field?.toLowerCase().includes(needle))),
     );
     const order: SortOrder<LinkSortField> = [...query.sort, { field: 'createTs', direction: 'DESC' }];
     const sorted = sortBy(matching, order, (link, field) => sortValue(link, field));
@@ -212,6 +211,13 @@ export class LinkService {
     return link;
   }
 
+  /** `issue` creates the secret when none exists yet, so it always yields a codec. */
+  async #issuingCodec(): Promise<LinkCodec> {
+    const codec = await this.deps.codec('issue');
+    if (!codec) throw new Error('No link code secret to issue codes with');
+    return codec;
+  }
+
   async #idOf(ref: LinkRef): Promise<number | undefined> {
     if ('id' in ref) return ref.id;
     const code = 'code' in ref ? ref.code : this.#codeOfShortLink(ref.shortLink);
@@ -223,7 +229,9 @@ export class LinkService {
   #codeOfShortLink(shortLink: string): string | undefined {
     const withoutScheme = (url: string) => url.replace(/^[a-z]+:\/\//i, '').toLowerCase();
     const base = withoutScheme(this.shortLinkOf('')).replace(/\/$/, '');
-    const candidate = withoutScheme(shortLink.trim()).replace(/[?#].*$/, '').replace(/\/+$/, '');
+    const candidate = withoutScheme(shortLink.trim())
+      .replace(/[?#].*$/, '')
+      .replace(/\/+$/, '');
     if (!candidate.startsWith(`${base}/`)) return undefined;
     const code = candidate.slice(base.length + 1);
     return code.includes('/') ? undefined : code;

@@ -1,18 +1,18 @@
 import { ulid } from 'ulid';
 import type { Account } from './accounts';
-import { submissionStatus, type Campaign, type CampaignStatus, type ScheduledTask } from './campaigns';
+import { type Campaign, type CampaignStatus, type ScheduledTask, submissionStatus } from './campaigns';
 import { AppError, invalidField } from './errors';
 import { fullLinkProblem } from './full-link-rules';
 import type { IdSource, LinkService } from './link-service';
 import type { Link } from './links';
 import { isFinal, type MessageStatus } from './message-status';
-import { page, sortBy, type Pagination, type SortOrder } from './paging';
 import type { Message } from './messages';
+import { type Pagination, page, type SortOrder, sortBy } from './paging';
 import { checkRecipient } from './phone';
 import { countSegments, MAX_SEGMENTS } from './segments';
 import { resolveSender, segmentPrice } from './senders';
 import { ABANDONED_CLAIM_MS, isAbandonedClaim } from './sms-dispatcher';
-import { utcMinuteOf, type Clock } from './time';
+import { type Clock, utcMinuteOf } from './time';
 
 export interface SendInput {
   recipient: string;
@@ -209,8 +209,7 @@ export class MessageService {
     else if (message && message.gatewayMessageId !== null && !isFinal(message.status)) {
       const expiresAt = new Date(Date.parse(message.startSendAt ?? message.statusUpdatedAt ?? message.createdAt) + message.validityMinutes * 60_000);
       await this.deps.ports.schedule(utcMinuteOf(expiresAt), { kind: 'expire', messageId: message.id, at: expiresAt.toISOString() });
-    }
-    else if (message && isAbandonedClaim(message, now)) {
+    } else if (message && isAbandonedClaim(message, now)) {
       await this.deps.ports.markAmbiguous(messageId, 'The send attempt stopped between its claim and the gateway answer', now);
     } else if (message?.status === 'ENQUEUD' && message.gatewayMessageId === null && message.submitState === null) {
       // Claimed recently (a redelivery after a slow start): look again once the claim is old enough.
@@ -284,7 +283,10 @@ export class MessageService {
    * campaigns, 100 per read), then filters, sorts and pages in memory: every criterion
    * and sort costs the same, in proportion to the account's messages.
    */
-  async list(account: Account, query: MessageQuery): Promise<{ items: { message: Message; campaign: Campaign | undefined }[]; totalItemCount: number }> {
+  async list(
+    account: Account,
+    query: MessageQuery,
+  ): Promise<{ items: { message: Message; campaign: Campaign | undefined }[]; totalItemCount: number }> {
     const { ports } = this.deps;
     const all = await ports.listMessages(account.id);
     const needsCampaigns = query.campaignStatus !== undefined || query.campaignSentFrom !== undefined || query.campaignSentTo !== undefined;
@@ -436,7 +438,6 @@ function messageSortValue(message: Message, field: MessageSortField | 'id'): str
       return message.segNum;
   }
 }
-
 
 function nextMinute(minute: string): string {
   return utcMinuteOf(new Date(Date.parse(`${minute}:00Z`) + 60_000));

@@ -13,14 +13,10 @@ export type SortDirection = 'ASC' | 'DESC';
 export type SortOrder<F extends string> = { field: F; direction: SortDirection }[];
 
 /** Sorts by each field in turn; nulls sort first in ASC, last in DESC, as SQL's default does. */
-export function sortBy<T, F extends string>(
-  items: T[],
-  order: SortOrder<F>,
-  valueOf: (item: T, field: F) => string | number | null,
-): T[] {
+export function sortBy<T, F extends string>(items: T[], order: SortOrder<F>, fieldValue: (item: T, field: F) => string | number | null): T[] {
   return [...items].sort((a, b) => {
     for (const { field, direction } of order) {
-      const difference = compare(valueOf(a, field), valueOf(b, field));
+      const difference = compare(fieldValue(a, field), fieldValue(b, field));
       if (difference !== 0) return direction === 'ASC' ? difference : -difference;
     }
     return 0;

@@ -78,8 +78,8 @@ export class RateLimiter {
     this.#buckets.delete(accountId);
     this.#buckets.set(accountId, bucket);
     if (this.#buckets.size > (this.deps.maxAccounts ?? 10_000)) {
-      const oldest = this.#buckets.keys().next().value!;
-      this.#buckets.delete(oldest);
+      const oldest = this.#buckets.keys().next();
+      if (!oldest.done) this.#buckets.delete(oldest.value);
     }
   }
 }

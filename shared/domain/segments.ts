@@ -7,8 +7,7 @@
  */
 
 const GSM_BASIC =
-  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
-  '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 const GSM_EXTENSION = '\f^{}\\[~]|€';
 
 const BASIC = new Set(GSM_BASIC);
@@ -51,7 +50,11 @@ export function splitSegments(text: string): string[] {
   if (partLengths.length <= 1) return partLengths.length === 0 ? [] : [text];
   const chars = [...text];
   let from = 0;
-  return partLengths.map((length) => chars.slice(from, (from += length)).join(''));
+  return partLengths.map((length) => {
+    const part = chars.slice(from, from + length).join('');
+    from += length;
+    return part;
+  });
 }
 
 /** The text's encoding, its units, and how many characters each part takes. */
@@ -61,16 +64,19 @@ function layout(text: string): { encoding: Encoding; units: number; partLengths:
   const units = sizes.reduce((sum, size) => sum + size, 0);
   const limits = LIMITS[encoding];
   if (units <= limits.single) return { encoding, units, partLengths: units === 0 ? [] : [sizes.length] };
-  const partLengths = [0];
+  const partLengths: number[] = [];
+  let inPart = 0;
   let used = 0;
   for (const size of sizes) {
     if (used + size > limits.part) {
-      partLengths.push(0);
+      partLengths.push(inPart);
+      inPart = 0;
       used = 0;
     }
-    partLengths[partLengths.length - 1]!++;
+    inPart++;
     used += size;
   }
+  partLengths.push(inPart);
   return { encoding, units, partLengths };
 }
 

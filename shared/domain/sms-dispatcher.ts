@@ -1,6 +1,6 @@
-import type { DeliveryReport, SmsGateway } from '../sms/gateway';
-import { isFinal, statusOfParts, type MessageStatus } from './message-status';
-import { normalizeGatewayMessageId, type Message } from './messages';
+import type { DeliveryReport, SmsGateway, SubmitResult } from '../sms/gateway';
+import { isFinal, type MessageStatus, statusOfParts } from './message-status';
+import { type Message, normalizeGatewayMessageId } from './messages';
 import { countSegments } from './segments';
 import type { Clock } from './time';
 
@@ -83,7 +83,7 @@ export class SmsDispatcher {
       return 'already-claimed';
     }
     const { encoding } = countSegments(message.text);
-    let result;
+    let result: SubmitResult;
     try {
       result = await gateway.submit({
         messageId,
@@ -95,7 +95,7 @@ export class SmsDispatcher {
         validityMinutes: message.validityMinutes,
       });
     } catch (error) {
-      result = { outcome: 'ambiguous' as const, reason: `Gateway error: ${(error as Error).message}` };
+      result = { outcome: 'ambiguous', reason: `Gateway error: ${(error as Error).message}` };
     }
     if (result.outcome === 'ambiguous') {
       await messages.markAmbiguous(messageId, result.reason, clock());

@@ -1,7 +1,7 @@
 import type { Account } from './accounts';
 import type { Counts } from './clicks';
 import type { LinkStore } from './link-service';
-import { statsInterval, type StatsType } from './stats';
+import { type StatsType, statsInterval } from './stats';
 import type { Clock } from './time';
 
 export interface BucketReader {
@@ -29,8 +29,10 @@ export class StatsService {
     to: Date | undefined,
   ): Promise<{ items: StatsItem[]; totals: string }> {
     const interval = statsInterval(type, from, to, this.deps.clock(), account.timeZone);
-    const first = interval.params[0]!;
-    const last = interval.params.at(-1)!;
+    const [first] = interval.params;
+    const last = interval.params.at(-1);
+    // The operation refuses dateTo before dateFrom, so the interval touches a bucket at least.
+    if (first === undefined || last === undefined) return { items: [], totals: '0' };
     const perLink = await Promise.all(
       ids.map(async (id) => {
         if (id === undefined) return new Map<string, Counts>();

@@ -59,18 +59,23 @@ export function statsInterval(type: StatsType, from: Date | undefined, to: Date 
   const zoned = (date: Date) => DateTime.fromJSDate(date).setZone(zone);
   let start: DateTime;
   let end: DateTime;
-  if (from === undefined && to === undefined) {
-    end = zoned(now);
+  if (to === undefined) {
+    if (from === undefined) {
+      end = zoned(now);
+      start = end.minus(max);
+    } else {
+      start = zoned(from);
+      end = start.plus(max);
+    }
+  } else if (from === undefined) {
+    end = zoned(to);
     start = end.minus(max);
-  } else if (from !== undefined && (to === undefined || zoned(from).plus(max) < zoned(to))) {
+  } else if (zoned(from).plus(max) < zoned(to)) {
     start = zoned(from);
     end = start.plus(max);
-  } else if (from === undefined) {
-    end = zoned(to!);
-    start = end.minus(max);
   } else {
     start = zoned(from);
-    end = zoned(to!);
+    end = zoned(to);
   }
   const params: string[] = [];
   const unit = UNIT[type];

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
+import { errorField, logger } from '../telemetry';
 import { AppError, invalidField } from './errors';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { lengthProblem } from './text-limits';
-import { formatRequestTs, type Clock } from './time';
-import { webhookTargetProblem, type WebhookTargetPolicy } from './webhook-targets';
-import { errorField, logger } from '../telemetry';
+import { type Clock, formatRequestTs } from './time';
+import { type WebhookTargetPolicy, webhookTargetProblem } from './webhook-targets';
 
 /** A URL an account registered for its delivery reports, with the secret its events are signed with. */
 export interface Webhook {
@@ -198,7 +198,7 @@ export class WebhookService {
   async attempt(eventId: string): Promise<'delivered' | 'failed' | 'retry' | 'skipped'> {
     const { ports, clock } = this.deps;
     const event = await ports.store.getEvent(eventId);
-    if (!event || event.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
+    if (event?.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
     const now = clock();
     if (Date.parse(event.nextAttemptAt) > now.getTime()) return 'skipped'; // an early redelivery
     const attempt = event.attempts + 1;

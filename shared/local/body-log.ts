@@ -59,8 +59,10 @@ export class BodyLog {
   }
 
   #entry(index: number): { body: string; at: number } {
+    // biome-ignore-start lint/style/noNonNullAssertion: callers pass an index between #head and the entry count; the arrays are parallel.
     const chunk = this.#chunks[this.#chunk[index]! - this.#firstChunk]!;
     return { body: chunk.toString('utf8', this.#start[index], this.#end[index]), at: this.#appendedAt[index]! };
+    // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
   }
 
   /** Lets go of buffers whose entries are all taken, and of the taken part of the arrays. */
@@ -78,6 +80,7 @@ export class BodyLog {
       this.#head = 0;
       return;
     }
+    // biome-ignore lint/style/noNonNullAssertion: the log is not empty here, so #head indexes an entry.
     const firstNeeded = this.#chunk[this.#head]!;
     if (firstNeeded > this.#firstChunk) {
       this.#chunks = this.#chunks.slice(firstNeeded - this.#firstChunk);

@@ -1,10 +1,10 @@
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import * as abstractLevel from 'abstract-level';
-import dynalite from 'dynalite';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import * as abstractLevel from 'abstract-level';
+import dynalite from 'dynalite';
 import { tableDefinition } from '../store/table';
 
 export interface LocalDynamo {

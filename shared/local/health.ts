@@ -20,7 +20,9 @@ export function storeHealthCheck(store: Store, timeoutMs = STORE_CHECK_TIMEOUT_M
       await settings.ping(signal);
       return { status: 'ok' };
     } catch (error) {
-      const reason = signal.aborted ? `The store did not answer within ${timeoutMs} ms` : `The store failed: ${String((error as Error)?.message ?? error)}`;
+      const reason = signal.aborted
+        ? `The store did not answer within ${timeoutMs} ms`
+        : `The store failed: ${String((error as Error)?.message ?? error)}`;
       return { status: 'unavailable', reason };
     }
   };

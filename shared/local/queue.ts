@@ -1,11 +1,12 @@
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash, randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueName, Queues } from '../queue/queues';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
 /** A queue consumer with the shape of an SQS-triggered Lambda handler. */
+// biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's SQSHandler, which a handler returning nothing satisfies.
 export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
 export interface LocalQueueOptions {
@@ -33,6 +34,9 @@ interface StoredMessage {
   receiveCount: number;
   visibleAt: number;
 }
+
+/** A message in a batch: it has its id from the first receive on. */
+type ReceivedMessage = StoredMessage & { messageId: string };
 
 /**
  * An in-process queue with the SQS semantics the workers rely on: batches, a visibility
@@ -78,7 +82,15 @@ export class LocalQueue {
     const delayMs = options.delayMs ?? 0;
     if (delayMs > 0) {
       const seq = this.#seq++;
-      this.#messages.set(seq, { seq, messageId: undefined, body, sentAt: now, firstReceivedAt: undefined, receiveCount: 0, visibleAt: now + delayMs });
+      this.#messages.set(seq, {
+        seq,
+        messageId: undefined,
+        body,
+        sentAt: now,
+        firstReceivedAt: undefined,
+        receiveCount: 0,
+        visibleAt: now + delayMs,
+      });
     } else {
       this.#fresh.append(body, now);
     }
@@ -94,7 +106,6 @@ export class LocalQueue {
   bodies(): string[] {
     return [...[...this.#messages.values()].map((message) => message.body), ...this.#fresh.peekAll()];
   }
-
 
   /** Starts delivering batches to `handler` in the background. */
   consume(handler: QueueHandler): void {
@@ -179,14 +190,14 @@ export class LocalQueue {
       console.error(
         JSON.stringify({ level: 'ERROR', message: 'Queue handler failed; the batch returns to the queue', queue: this.name, error: String(error) }),
       );
-      failed = new Set(batch.map((message) => message.messageId!));
+      failed = new Set(batch.map((message) => message.messageId));
     }
-    for (const message of batch) if (!failed.has(message.messageId!)) this.#messages.delete(message.seq);
+    for (const message of batch) if (!failed.has(message.messageId)) this.#messages.delete(message.seq);
   }
 
   /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
-  #receive(now: number): StoredMessage[] {
-    const batch: StoredMessage[] = [];
+  #receive(now: number): ReceivedMessage[] {
+    const batch: ReceivedMessage[] = [];
     for (const message of this.#messages.values()) {
       if (message.visibleAt > now) continue;
       if (message.receiveCount >= this.#options.maxReceiveCount) {
@@ -194,11 +205,11 @@ export class LocalQueue {
         this.#options.deadLetter?.send(message.body);
         continue;
       }
-      message.messageId ??= this.#messageIds();
+      const messageId = message.messageId ?? this.#messageIds();
       message.receiveCount++;
       message.firstReceivedAt ??= now;
       message.visibleAt = now + this.#options.visibilityTimeoutMs;
-      batch.push(message);
+      batch.push(Object.assign(message, { messageId }));
       if (batch.length === this.#options.batchSize) return batch;
     }
     // Then messages never received, in the order sent; from here on they are held by seq.
@@ -206,7 +217,7 @@ export class LocalQueue {
       const fresh = this.#fresh.take();
       if (!fresh) break;
       const seq = this.#seq++;
-      const message: StoredMessage = {
+      const message: ReceivedMessage = {
         seq,
         messageId: this.#messageIds(),
         body: fresh.body,
@@ -244,11 +255,11 @@ export class LocalQueue {
   }
 }
 
-function sqsEvent(queue: string, batch: StoredMessage[]): SQSEvent {
+function sqsEvent(queue: string, batch: ReceivedMessage[]): SQSEvent {
   return {
     Records: batch.map(
       (message): SQSRecord => ({
-        messageId: message.messageId!,
+        messageId: message.messageId,
         receiptHandle: `${message.messageId}#${message.receiveCount}`,
         body: message.body,
         attributes: {

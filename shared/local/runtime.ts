@@ -3,12 +3,12 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
-import { ensureDemoAccount, type DemoAccount } from './bootstrap';
+import { type DemoAccount, ensureDemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
+import { type Health, storeHealthCheck } from './health';
 import { LocalQueue, LocalQueues, type QueueHandler } from './queue';
-import { storeHealthCheck, type Health } from './health';
-import { startHttpServer, type HttpServer } from './server';
+import { type HttpServer, startHttpServer } from './server';
 
 /** Where and how to listen: the port, and HOST and the connection limits, which default as in readServerSettings. */
 export interface LocalOptions extends Partial<Omit<ServerSettings, 'port'>> {

@@ -1,7 +1,7 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import ipaddr from 'ipaddr.js';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
@@ -11,6 +11,7 @@ import type { Health } from './health';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
 
+// biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's handler types, which a handler returning nothing satisfies.
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
 const EMPTY = Buffer.alloc(0);
@@ -109,6 +110,7 @@ function limitConnectionsPerAddress(server: Server, limit: number): void {
     }
     open.set(address, count + 1);
     socket.once('close', () => {
+      // biome-ignore lint/style/noNonNullAssertion: counted above when the connection opened.
       const left = open.get(address)! - 1;
       if (left === 0) open.delete(address);
       else open.set(address, left);
@@ -208,6 +210,7 @@ interface Headlines {
  */
 function headlines(raw: string[]): Headlines {
   const found: Headlines = { host: 'localhost', userAgent: '', hasBody: false };
+  // biome-ignore-start lint/style/noNonNullAssertion: Node's raw headers come in name, value pairs; i < length.
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     switch (name.length) {
@@ -223,6 +226,7 @@ function headlines(raw: string[]): Headlines {
         break;
     }
   }
+  // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
   return found;
 }
 
@@ -271,6 +275,7 @@ class LocalEvent implements APIGatewayProxyEventV2 {
   ) {}
 
   get headers(): Record<string, string> {
+    // biome-ignore lint/suspicious/noAssignInExpressions: made on first read; the redirect path never reads them.
     return (this.#headers ??= joinedHeaders(this.req));
   }
 

@@ -1,4 +1,4 @@
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 
 /** The service's queues: clicks (redirect → click aggregator), sms (send → SMS worker), webhooks (final status → webhook worker). */
 export type QueueName = 'clicks' | 'sms' | 'webhooks';

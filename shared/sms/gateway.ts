@@ -1,5 +1,5 @@
-import type { Encoding } from '../domain/segments';
 import type { MessageStatus } from '../domain/message-status';
+import type { Encoding } from '../domain/segments';
 
 /** One SMS handed to a gateway. */
 export interface OutboundSms {

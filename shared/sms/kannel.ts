@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MessageStatus } from '../domain/message-status';
-import { secretReader, type SecretSetting } from '../secrets';
 import { splitSegments } from '../domain/segments';
+import { type SecretSetting, secretReader } from '../secrets';
 import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface KannelSettings {
@@ -103,7 +103,8 @@ export class KannelGateway implements SmsGateway {
     }
     // Kannel gives no id of its own at submit; reports come to the dlr-url of this message.
     if (response.status === 202 || (response.ok && /^[03]:/.test(body))) return { outcome: 'accepted' };
-    if (response.status >= 400 && response.status < 500) return { outcome: 'rejected', reason: `Kannel refused the message: ${response.status} ${body}` };
+    if (response.status >= 400 && response.status < 500)
+      return { outcome: 'rejected', reason: `Kannel refused the message: ${response.status} ${body}` };
     return { outcome: 'ambiguous', reason: `Kannel answered ${response.status} ${body}` };
   }
 }
@@ -140,11 +141,16 @@ export function isValidReportSignature(secret: string, messageId: number, signat
  */
 export function kannelReportStatus(type: number, answer: string): MessageStatus | undefined {
   const stat = /\bstat:([A-Z]+)/i.exec(answer)?.[1]?.toUpperCase();
-  const byStat: Record<string, MessageStatus> = { DELIVRD: 'DELIVRD', UNDELIV: 'UNDELIV', REJECTD: 'REJECTD', EXPIRED: 'EXPIRED', DELETED: 'DELETED' };
+  const byStat: Record<string, MessageStatus> = {
+    DELIVRD: 'DELIVRD',
+    UNDELIV: 'UNDELIV',
+    REJECTD: 'REJECTD',
+    EXPIRED: 'EXPIRED',
+    DELETED: 'DELETED',
+  };
   if ((type === 1 || type === 2) && stat && byStat[stat]) return byStat[stat];
   if (type === 1) return 'DELIVRD';
   if (type === 2) return 'UNDELIV';
   if (type === 16) return 'REJECTD';
   return undefined;
 }
-

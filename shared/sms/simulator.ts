@@ -1,5 +1,5 @@
-import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
 import { errorField, logger } from '../telemetry';
+import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 /**
  * The built-in gateway for development and tests: no network, deterministic outcomes
@@ -60,21 +60,25 @@ export class SimulatorGateway implements SmsGateway {
     const latency = this.options.latencyMs ?? 0;
     // Each report after the one before it has been taken, so they arrive in order.
     const deliver = (index: number, attempt: number) => {
-      if (index >= statuses.length) return;
-      const timer = setTimeout(() => {
-        this.#pending.delete(timer);
-        const at = this.options.clock?.() ?? new Date();
-        this.options.report({ gateway: this.name, gatewayMessageId, status: statuses[index]!, at }).then(
-          (taken) => {
-            if (taken) deliver(index + 1, 1);
-            else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
-          },
-          (error) => {
-            logger.error('Simulated delivery report failed', { gatewayMessageId, error: errorField(error) });
-            if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
-          },
-        );
-      }, Math.max(latency, attempt > 1 ? RETRY_GAP_MS : 0));
+      const status = statuses[index];
+      if (status === undefined) return;
+      const timer = setTimeout(
+        () => {
+          this.#pending.delete(timer);
+          const at = this.options.clock?.() ?? new Date();
+          this.options.report({ gateway: this.name, gatewayMessageId, status, at }).then(
+            (taken) => {
+              if (taken) deliver(index + 1, 1);
+              else if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+            },
+            (error) => {
+              logger.error('Simulated delivery report failed', { gatewayMessageId, error: errorField(error) });
+              if (attempt < REPORT_ATTEMPTS) deliver(index, attempt + 1);
+            },
+          );
+        },
+        Math.max(latency, attempt > 1 ? RETRY_GAP_MS : 0),
+      );
       timer.unref();
       this.#pending.add(timer);
     };

@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { EMPTY_SENDING_SETTINGS, type Account, type ApiKey } from '../domain/accounts';
+import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type Account, type ApiKey, EMPTY_SENDING_SETTINGS } from '../domain/accounts';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, CampaignStatus, ScheduledTask } from '../domain/campaigns';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { batchGetAll } from './batch';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
@@ -27,7 +27,12 @@ export class CampaignsRepository {
   }
 
   async getMany(ids: number[]): Promise<Campaign[]> {
-    return (await batchGetAll(this.store, ids.map((id) => keys.campaign(id)))).map(fromItem);
+    return (
+      await batchGetAll(
+        this.store,
+        ids.map((id) => keys.campaign(id)),
+      )
+    ).map(fromItem);
   }
 
   /** Moves the campaign to `status` if it is in one of `from`; the updated campaign, or undefined. */
@@ -35,7 +40,7 @@ export class CampaignsRepository {
   async move(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined> {
     const values: Record<string, NativeAttributeValue> = { ':status': status };
     if (sentAt !== undefined) values[':sentAt'] = sentAt;
-    from.forEach((value, index) => (values[`:from${index}`] = value));
+    for (const [index, value] of from.entries()) values[`:from${index}`] = value;
     let updated: Campaign | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(
@@ -49,7 +54,7 @@ export class CampaignsRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }
@@ -71,18 +76,21 @@ export class CampaignsRepository {
 
   /** Records a timed task under the minute it is due in. */
   async schedule(minute: string, task: ScheduledTask): Promise<void> {
-    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...scheduledKey(minute, task), entity: 'Scheduled', ...task } }));
+    await this.store.db.send(
+      new PutCommand({ TableName: this.store.tableName, Item: { ...scheduledKey(minute, task), entity: 'Scheduled', ...task } }),
+    );
   }
 
   /** Tasks due in one minute: one Query of that minute's partition, never a scan. */
   async dueIn(minute: string): Promise<ScheduledTask[]> {
     const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
-    return items.map((item): ScheduledTask =>
-      item.kind === 'webhook'
-        ? { kind: 'webhook', eventId: String(item.eventId), at: String(item.at) }
-        : item.kind === 'expire' || item.kind === 'recover'
-        ? { kind: item.kind, messageId: Number(item.messageId), at: String(item.at) }
-        : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
+    return items.map(
+      (item): ScheduledTask =>
+        item.kind === 'webhook'
+          ? { kind: 'webhook', eventId: String(item.eventId), at: String(item.at) }
+          : item.kind === 'expire' || item.kind === 'recover'
+            ? { kind: item.kind, messageId: Number(item.messageId), at: String(item.at) }
+            : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
     );
   }
 
@@ -90,7 +98,6 @@ export class CampaignsRepository {
     await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: scheduledKey(minute, task) }));
   }
 }
-
 
 function scheduledKey(minute: string, task: ScheduledTask) {
   if (task.kind === 'send') return keys.scheduled(minute, 'SEND', task.campaignId);

@@ -1,8 +1,8 @@
-import { utcMinuteOf } from '../domain/time';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClickStore } from '../domain/click-aggregator';
 import type { Counts, LinkDelta } from '../domain/clicks';
 import type { StatsType } from '../domain/stats';
+import { utcMinuteOf } from '../domain/time';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
@@ -113,7 +113,11 @@ export class ClicksRepository implements ClickStore {
         new QueryCommand({
           TableName: this.store.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk, ':from': keys.clickBucket(linkId, type, fromParam).sk, ':to': keys.clickBucket(linkId, type, toParam).sk },
+          ExpressionAttributeValues: {
+            ':pk': pk,
+            ':from': keys.clickBucket(linkId, type, fromParam).sk,
+            ':to': keys.clickBucket(linkId, type, toParam).sk,
+          },
           ExclusiveStartKey: startKey,
         }),
       );
@@ -125,7 +129,6 @@ export class ClicksRepository implements ClickStore {
     return result;
   }
 }
-
 
 function startOfMinute(at: Date): number {
   return Math.floor(at.getTime() / 60_000) * 60_000;

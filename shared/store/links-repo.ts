@@ -1,15 +1,14 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkChanges, LinkStore } from '../domain/link-service';
 import type { Link, ModeratorStatus } from '../domain/links';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { batchGetAll } from './batch';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
 
 type LinkItem = Record<string, NativeAttributeValue>;
-
 
 /** The link is the caller's: it exists and belongs to the account. */
 const OWNED_BY_ACCOUNT = 'attribute_exists(pk) AND accountId = :accountId';
@@ -38,7 +37,12 @@ export class LinksRepository implements LinkStore {
 
   /** Links by id, in no particular order; missing ids are absent. */
   async getMany(ids: number[]): Promise<Link[]> {
-    return (await batchGetAll(this.store, ids.map((id) => keys.link(id)))).map(fromItem);
+    return (
+      await batchGetAll(
+        this.store,
+        ids.map((id) => keys.link(id)),
+      )
+    ).map(fromItem);
   }
 
   /** Applies changes to the account's link; undefined when it has no such link. */
@@ -108,7 +112,7 @@ export class LinksRepository implements LinkStore {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }
@@ -136,7 +140,6 @@ function toItem(link: Link): LinkItem {
     ...withoutNulls(link),
   };
 }
-
 
 function fromItem(item: Record<string, NativeAttributeValue>): Link {
   return {

@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { statusesBefore, type MessageStatus } from '../domain/message-status';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type MessageStatus, statusesBefore } from '../domain/message-status';
 import type { Message } from '../domain/messages';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { batchGetAll } from './batch';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { queryAll } from './query';
@@ -39,7 +39,12 @@ export class MessagesRepository {
 
   /** Messages by id; missing ids are simply absent. */
   async getMany(ids: number[]): Promise<Message[]> {
-    return (await batchGetAll(this.store, ids.map((id) => keys.message(id)))).map(fromItem);
+    return (
+      await batchGetAll(
+        this.store,
+        ids.map((id) => keys.message(id)),
+      )
+    ).map(fromItem);
   }
 
   /** Every message of the account, newest first, from the account's index partition. */
@@ -98,7 +103,10 @@ export class MessagesRepository {
   async markAmbiguous(id: number, reason: string, at: Date): Promise<void> {
     const entry = keys.ambiguousMessage(id);
     await this.store.db.send(
-      new PutCommand({ TableName: this.store.tableName, Item: { ...entry, entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason } }),
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: { ...entry, entity: 'AmbiguousMessage', messageId: id, at: at.toISOString(), reason },
+      }),
     );
     // Unless the gateway's answer was recorded meanwhile (the status moved on).
     const flagged = await conditionally(() =>
@@ -161,9 +169,7 @@ export class MessagesRepository {
   }
 
   async findByGatewayId(gateway: string, gatewayMessageId: string): Promise<number | undefined> {
-    const result = await this.store.db.send(
-      new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }),
-    );
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.gatewayMessage(gateway, gatewayMessageId) }));
     return result.Item ? Number(result.Item.messageId) : undefined;
   }
 
@@ -171,7 +177,7 @@ export class MessagesRepository {
     const allowed = statusesBefore(status);
     const names: Record<string, string> = { '#status': 'status' };
     const values: Record<string, NativeAttributeValue> = { ':status': status, ':at': at.toISOString() };
-    allowed.forEach((from, index) => (values[`:from${index}`] = from));
+    for (const [index, from] of allowed.entries()) values[`:from${index}`] = from;
     const sets = ['#status = :status', 'statusUpdatedAt = :at'];
     for (const [field, value] of Object.entries(extra)) {
       names[`#${field}`] = field;
@@ -193,7 +199,7 @@ export class MessagesRepository {
     let updated: Message | undefined;
     await conditionally(async () => {
       const result = await this.store.db.send(new UpdateCommand({ TableName: this.store.tableName, ...input, ReturnValues: 'ALL_NEW' }));
-      updated = fromItem(result.Attributes!);
+      updated = result.Attributes && fromItem(result.Attributes);
     });
     return updated;
   }
@@ -210,7 +216,9 @@ function partStatusesOf(item: Record<string, NativeAttributeValue>): Record<numb
   let parts: Record<number, MessageStatus> | undefined;
   for (const [name, value] of Object.entries(item)) {
     const part = PART_ATTRIBUTE.exec(name)?.[1];
-    if (part !== undefined) (parts ??= {})[Number(part)] = value as MessageStatus;
+    if (part === undefined) continue;
+    parts ??= {};
+    parts[Number(part)] = value as MessageStatus;
   }
   return parts;
 }

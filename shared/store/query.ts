@@ -1,4 +1,4 @@
-import { QueryCommand, type NativeAttributeValue, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 
 /** Runs a query to the last page and returns every item. */

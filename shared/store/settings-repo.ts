@@ -1,5 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
@@ -63,9 +63,7 @@ export class SettingsRepository {
   }
 
   async #get(name: string): Promise<string | undefined> {
-    const result = await this.store.db.send(
-      new GetCommand({ TableName: this.store.tableName, Key: keys.setting(name), ConsistentRead: true }),
-    );
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.setting(name), ConsistentRead: true }));
     return result.Item?.value as string | undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Webhook, WebhookEvent, WebhookStore } from '../domain/webhooks';
 import type { Store } from './client';
 import { conditionally } from './conditional';
@@ -34,7 +34,9 @@ export class WebhooksRepository implements WebhookStore {
 
   removeWebhook(accountId: number, id: string): Promise<boolean> {
     return conditionally(() =>
-      this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: keys.webhook(accountId, id), ConditionExpression: 'attribute_exists(pk)' })),
+      this.store.db.send(
+        new DeleteCommand({ TableName: this.store.tableName, Key: keys.webhook(accountId, id), ConditionExpression: 'attribute_exists(pk)' }),
+      ),
     );
   }
 
@@ -49,7 +51,9 @@ export class WebhooksRepository implements WebhookStore {
   }
 
   async getEvent(eventId: string): Promise<WebhookEvent | undefined> {
-    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.webhookEvent(eventId), ConsistentRead: true }));
+    const result = await this.store.db.send(
+      new GetCommand({ TableName: this.store.tableName, Key: keys.webhookEvent(eventId), ConsistentRead: true }),
+    );
     const item = result.Item;
     if (!item) return undefined;
     return {
@@ -76,7 +80,13 @@ export class WebhooksRepository implements WebhookStore {
           UpdateExpression: 'SET attempts = :next, nextAttemptAt = :later',
           ConditionExpression: '#state = :pending AND attempts = :seen AND nextAttemptAt <= :now',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':next': seen + 1, ':seen': seen, ':pending': 'pending', ':now': now.toISOString(), ':later': nextAttemptAt.toISOString() },
+          ExpressionAttributeValues: {
+            ':next': seen + 1,
+            ':seen': seen,
+            ':pending': 'pending',
+            ':now': now.toISOString(),
+            ':later': nextAttemptAt.toISOString(),
+          },
         }),
       ),
     );

@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIPv6, type LookupFunction } from 'node:net';
+import { addressProblem, type WebhookTargetPolicy, webhookTargetProblem } from '../domain/webhook-targets';
 import type { DeliveryResult } from '../domain/webhooks';
-import { addressProblem, webhookTargetProblem, type WebhookTargetPolicy } from '../domain/webhook-targets';
 
 /** Every address a host name has now. */
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -30,7 +30,11 @@ export function webhookSender(policy: WebhookTargetPolicy, resolve: Resolve = sy
     let target = url;
     let redirects = 0;
     const via = () => (redirects ? ` (redirected to ${target})` : '');
-    const refused = (problem: string): DeliveryResult => ({ ok: false, refused: true, detail: redirects ? `Redirected to ${target}: ${problem}` : problem });
+    const refused = (problem: string): DeliveryResult => ({
+      ok: false,
+      refused: true,
+      detail: redirects ? `Redirected to ${target}: ${problem}` : problem,
+    });
     try {
       for (;;) {
         const problem = webhookTargetProblem(target, policy);
@@ -96,9 +100,10 @@ function checkedLookup(policy: WebhookTargetPolicy, resolve: Resolve): LookupFun
         const found = addresses
           .map((address) => ({ address, family: isIPv6(address) ? 6 : 4 }))
           .filter(({ family }) => (wanted === 4 || wanted === 6 ? family === wanted : true));
-        if (found.length === 0) throw new Error(`${hostname} has no IPv${wanted} address`);
+        const [first] = found;
+        if (first === undefined) throw new Error(`${hostname} has no IPv${wanted} address`);
         if (options.all) callback(null, found);
-        else callback(null, found[0]!.address, found[0]!.family);
+        else callback(null, first.address, first.family);
       })
       .catch((error: Error) => callback(error as NodeJS.ErrnoException, '', 0));
   };

@@ -1,6 +1,7 @@
 import { startService, type TestService } from '../support/local-service';
 
-const BROWSER = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const PREVIEW_BOT = 'WhatsApp/2.23.20.0';
 
 describe('clicks, redirects and Link/GetStats', () => {
@@ -18,7 +19,11 @@ describe('clicks, redirects and Link/GetStats', () => {
     service.runtime.clock = () => new Date(iso);
   };
   const visit = (code: string, options: { method?: 'GET' | 'HEAD'; userAgent?: string } = {}) =>
-    fetch(`${service.baseUrl}/${code}`, { method: options.method ?? 'GET', redirect: 'manual', headers: { 'user-agent': options.userAgent ?? BROWSER } });
+    fetch(`${service.baseUrl}/${code}`, {
+      method: options.method ?? 'GET',
+      redirect: 'manual',
+      headers: { 'user-agent': options.userAgent ?? BROWSER },
+    });
 
   async function link(key: string, fields: Record<string, string> = {}) {
     const { data } = await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com/x', ...fields });
@@ -54,7 +59,10 @@ describe('clicks, redirects and Link/GetStats', () => {
     expect(await clickCnt(blocked.id)).toBe(1);
     expect(await clickCnt(expired.id)).toBe(1);
     const stored = await service.runtime.store.db.send(
-      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: service.runtime.config.tableName, Key: { pk: `LINK#${active.id}`, sk: '#LINK' } }),
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
+        TableName: service.runtime.config.tableName,
+        Key: { pk: `LINK#${active.id}`, sk: '#LINK' },
+      }),
     );
     expect(stored.Item).toMatchObject({ clickCnt: 2, redirectCnt: 2, botCnt: 2 });
     const stats = await service.api('Link/GetStats', key, {

@@ -46,8 +46,7 @@ describe('date inputs', () => {
   ];
 
   describe('Link/GetStats', () => {
-    const stats = (fields: Record<string, string>, apiKey = key, id = linkId) =>
-      service.api('Link/GetStats', apiKey, { 'ids[]': id, ...fields });
+    const stats = (fields: Record<string, string>, apiKey = key, id = linkId) => service.api('Link/GetStats', apiKey, { 'ids[]': id, ...fields });
     const TYPES = ['monthly', 'daily', 'hourly', 'minute'];
     const OUT_OF_RANGE: [string, Record<string, string>, string][] = [
       ['dateFrom at the end of year 9999', { 'criteria[dateFrom]': '9999-12-31' }, 'dateFrom'],
@@ -55,18 +54,25 @@ describe('date inputs', () => {
       ['dateTo at the end of year 9999', { 'criteria[dateTo]': '9999-12-31 23:59:59' }, 'dateTo'],
       ['both in year 9999', { 'criteria[dateFrom]': '9999-12-31', 'criteria[dateTo]': '9999-12-31 23:59:59' }, 'dateFrom'],
     ];
-    const cases = ZONES.flatMap((zone) => TYPES.flatMap((type) => OUT_OF_RANGE.map(([what, criteria, field]) => [type, what, zone, criteria, field] as const)));
+    const cases = ZONES.flatMap((zone) =>
+      TYPES.flatMap((type) => OUT_OF_RANGE.map(([what, criteria, field]) => [type, what, zone, criteria, field] as const)),
+    );
 
     it.each(cases)('answers code 12 for type %s with %s in %s', async (type, _, zone, criteria, field) => {
       const account = zoned[zone]!;
       expect(await stats({ type, ...criteria }, account.key, account.linkId)).toEqual(limit(new RegExp(`criteria\\[${field}\\] ${RANGE.source}`)));
     });
 
-    it.each(TYPES.flatMap((type) => [
-      [type, { 'criteria[dateFrom]': '1969-12-31 23:59:59' }, 'dateFrom'],
-      [type, { 'criteria[dateTo]': '0000-01-01' }, 'dateTo'],
-      [type, { 'criteria[dateFrom]': '9991-01-01' }, 'dateFrom'],
-    ] as const))('answers code 12 for type %s with a date just outside the range: %j', async (type, criteria, field) => {
+    it.each(
+      TYPES.flatMap(
+        (type) =>
+          [
+            [type, { 'criteria[dateFrom]': '1969-12-31 23:59:59' }, 'dateFrom'],
+            [type, { 'criteria[dateTo]': '0000-01-01' }, 'dateTo'],
+            [type, { 'criteria[dateFrom]': '9991-01-01' }, 'dateFrom'],
+          ] as const,
+      ),
+    )('answers code 12 for type %s with a date just outside the range: %j', async (type, criteria, field) => {
       expect(await stats({ type, ...criteria })).toEqual(limit(new RegExp(`criteria\\[${field}\\] ${RANGE.source}`)));
     });
 
@@ -120,12 +126,16 @@ describe('date inputs', () => {
       ['createTsFrom', '1969-12-31'],
       ['createTsTo', '0000-01-01'],
     ])('answers code 12 when criteria[%s] is %s', async (name, value) => {
-      expect(await service.api('Link/List', key, { [`criteria[${name}]`]: value })).toEqual(limit(new RegExp(`criteria\\[${name}\\] ${RANGE.source}`)));
+      expect(await service.api('Link/List', key, { [`criteria[${name}]`]: value })).toEqual(
+        limit(new RegExp(`criteria\\[${name}\\] ${RANGE.source}`)),
+      );
     });
 
     it.each(MALFORMED)('answers code 12 for %s', async (_, value) => {
       for (const name of ['createTsFrom', 'createTsTo']) {
-        expect(await service.api('Link/List', key, { [`criteria[${name}]`]: value })).toEqual(limit(new RegExp(`criteria\\[${name}\\] must be YYYY-MM-DD`)));
+        expect(await service.api('Link/List', key, { [`criteria[${name}]`]: value })).toEqual(
+          limit(new RegExp(`criteria\\[${name}\\] must be YYYY-MM-DD`)),
+        );
       }
     });
 
@@ -141,15 +151,22 @@ describe('date inputs', () => {
 
     it.each(FIELDS)('answers code 12 when criteria[%s] is out of range or malformed', async (name) => {
       for (const value of ['9999-12-31 23:59:59', '9999-12-31', '1969-12-31 23:59:59', '0000-01-01 00:00:00']) {
-        expect(await service.api('Message/List', key, { [`criteria[${name}]`]: value })).toEqual(limit(new RegExp(`criteria\\[${name}\\] ${RANGE.source}`)));
+        expect(await service.api('Message/List', key, { [`criteria[${name}]`]: value })).toEqual(
+          limit(new RegExp(`criteria\\[${name}\\] ${RANGE.source}`)),
+        );
       }
       for (const [, value] of MALFORMED) {
-        expect(await service.api('Message/List', key, { [`criteria[${name}]`]: value })).toEqual(limit(new RegExp(`criteria\\[${name}\\] must be YYYY-MM-DD`)));
+        expect(await service.api('Message/List', key, { [`criteria[${name}]`]: value })).toEqual(
+          limit(new RegExp(`criteria\\[${name}\\] must be YYYY-MM-DD`)),
+        );
       }
     });
 
     it('accepts the whole supported range as a filter', async () => {
-      expect((await service.api('Message/List', key, { 'criteria[startSendTsFrom]': '1970-01-01 00:00:00', 'criteria[startSendTsTo]': '9990-12-31' })).code).toBe(0);
+      expect(
+        (await service.api('Message/List', key, { 'criteria[startSendTsFrom]': '1970-01-01 00:00:00', 'criteria[startSendTsTo]': '9990-12-31' }))
+          .code,
+      ).toBe(0);
     });
   });
 
@@ -187,7 +204,10 @@ describe('date inputs', () => {
       const west = await service.account({ timeZone: 'Etc/GMT+12' });
 
       // Act
-      const created = await service.api('Link/Create', west.key, { 'data[fullLink]': 'https://example.com/far', 'data[expirationDate]': '9990-12-31' });
+      const created = await service.api('Link/Create', west.key, {
+        'data[fullLink]': 'https://example.com/far',
+        'data[expirationDate]': '9990-12-31',
+      });
       const leap = await service.api('Link/Create', west.key, { 'data[fullLink]': 'https://example.com/leap', 'data[expirationDate]': '2028-02-29' });
 
       // Assess

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { lambdaContext } from '../../shared/local/lambda-context';
-import { failure, startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, failure, startService, type TestService } from '../support/local-service';
 
 /**
  * Request bodies as PHP clients send them: multipart/form-data (curl with an array of
@@ -50,7 +50,11 @@ describe('form bodies and repeated parameters', () => {
 
       // Assess
       expect(created).toEqual({ code: 0, data: { id: expect.any(Number), code: expect.any(String), shortLink: expect.any(String) }, message: '' });
-      expect(await getLink(created.data.id)).toMatchObject({ fullLink: 'https://example.com/multipart?a=1&b=2', comment: 'Grüße, 日本 😀', status: 0 });
+      expect(await getLink(created.data.id)).toMatchObject({
+        fullLink: 'https://example.com/multipart?a=1&b=2',
+        comment: 'Grüße, 日本 😀',
+        status: 0,
+      });
     });
 
     it('reads apiKey, ids[] and a repeated name from a FormData body', async () => {
@@ -75,16 +79,37 @@ describe('form bodies and repeated parameters', () => {
       const post = (path: string, fields: [string, string][]) => service.post(path, apiKey, curlMultipart(fields), { contentType: curlContentType });
 
       // Act
-      const created = (await post('Link/Create', [['data[fullLink]', 'https://example.com/curl'], ['data[comment]', 'from curl']])).envelope!;
+      const created = (
+        await post('Link/Create', [
+          ['data[fullLink]', 'https://example.com/curl'],
+          ['data[comment]', 'from curl'],
+        ])
+      ).envelope!;
       const id = String(created.data.id);
-      const updated = (await post('Link/Update', [['id', id], ['data[comment]', 'updated by curl'], ['data[status]', '1']])).envelope!;
-      const listed = (await post('Link/List', [['criteria[query]', 'curl'], ['pagination[pageSize]', '25'], ['sort[createTs]', 'DESC']])).envelope!;
+      const updated = (
+        await post('Link/Update', [
+          ['id', id],
+          ['data[comment]', 'updated by curl'],
+          ['data[status]', '1'],
+        ])
+      ).envelope!;
+      const listed = (
+        await post('Link/List', [
+          ['criteria[query]', 'curl'],
+          ['pagination[pageSize]', '25'],
+          ['sort[createTs]', 'DESC'],
+        ])
+      ).envelope!;
       const deleted = (await post('Link/Delete', [['ids[0]', id]])).envelope!;
 
       // Assess
       expect(created.code).toBe(0);
       expect(updated).toEqual({ code: 0, data: created.data.shortLink, message: '' });
-      expect(listed).toEqual({ code: 0, data: { items: [expect.objectContaining({ id: created.data.id, comment: 'updated by curl' })], totalItemCount: 1 }, message: '' });
+      expect(listed).toEqual({
+        code: 0,
+        data: { items: [expect.objectContaining({ id: created.data.id, comment: 'updated by curl' })], totalItemCount: 1 },
+        message: '',
+      });
       expect(deleted).toEqual({ code: 0, data: { processed: [created.data.id], notProcessed: [] }, message: '' });
     });
 
@@ -112,7 +137,8 @@ describe('form bodies and repeated parameters', () => {
       await createLink(apiKey);
       const filler = (count: number) => Array.from({ length: count }, (_, i): [string, string] => [`filler${i}`, 'x']);
       const list = async (fillers: number) =>
-        (await service.post('Link/List', apiKey, curlMultipart([...filler(fillers), ['criteria[status]', '0']]), { contentType: curlContentType })).envelope;
+        (await service.post('Link/List', apiKey, curlMultipart([...filler(fillers), ['criteria[status]', '0']]), { contentType: curlContentType }))
+          .envelope;
 
       // Act and assess
       expect(await list(999)).toEqual({ code: 0, data: { items: [expect.objectContaining({ id: inactive.id })], totalItemCount: 1 }, message: '' });
@@ -120,7 +146,10 @@ describe('form bodies and repeated parameters', () => {
     });
 
     it('answers a multipart body over 1 MB with code 12', async () => {
-      const body = curlMultipart([['data[fullLink]', 'https://example.com/x'], ['padding', 'p'.repeat(1024 * 1024)]]);
+      const body = curlMultipart([
+        ['data[fullLink]', 'https://example.com/x'],
+        ['padding', 'p'.repeat(1024 * 1024)],
+      ]);
       expect((await service.post('Link/Create', key, body, { contentType: curlContentType })).envelope).toEqual(failure(12));
     });
 
@@ -181,13 +210,24 @@ describe('form bodies and repeated parameters', () => {
     }
 
     it('reads a base64-encoded multipart body', async () => {
-      const created = await invoke('link-create', curlMultipart([['data[fullLink]', 'https://example.com/base64'], ['data[comment]', 'Grüße']]), curlContentType);
+      const created = await invoke(
+        'link-create',
+        curlMultipart([
+          ['data[fullLink]', 'https://example.com/base64'],
+          ['data[comment]', 'Grüße'],
+        ]),
+        curlContentType,
+      );
       expect(created.code).toBe(0);
       expect(await getLink(created.data.id)).toMatchObject({ fullLink: 'https://example.com/base64', comment: 'Grüße' });
     });
 
     it('reads a base64-encoded URL-encoded form', async () => {
-      const created = await invoke('link-create', 'data[fullLink]=https%3A%2F%2Fexample.com%2Fform64&data[comment]=Gr%C3%BC%C3%9Fe', 'application/x-www-form-urlencoded');
+      const created = await invoke(
+        'link-create',
+        'data[fullLink]=https%3A%2F%2Fexample.com%2Fform64&data[comment]=Gr%C3%BC%C3%9Fe',
+        'application/x-www-form-urlencoded',
+      );
       expect(created.code).toBe(0);
       expect(await getLink(created.data.id)).toMatchObject({ fullLink: 'https://example.com/form64', comment: 'Grüße' });
     });
@@ -197,7 +237,15 @@ describe('form bodies and repeated parameters', () => {
     it.each([
       ['the body', (x: number, y: number): Repeated => ({ body: `id=${x}&id=${y}` })],
       ['the query string', (x: number, y: number): Repeated => ({ query: `id=${x}&id=${y}` })],
-      ['a multipart body', (x: number, y: number): Repeated => ({ multipart: [['id', String(x)], ['id', String(y)]] })],
+      [
+        'a multipart body',
+        (x: number, y: number): Repeated => ({
+          multipart: [
+            ['id', String(x)],
+            ['id', String(y)],
+          ],
+        }),
+      ],
     ])('in %s', async (_, request) => {
       // Prepare
       const [first, last] = [await createLink(), await createLink()];
@@ -249,7 +297,11 @@ describe('form bodies and repeated parameters', () => {
       const get = (query: string) => fetch(`${service.baseUrl}/service/Link/Get?id=${link.id}&${query}`);
 
       // Act and assess: apiKey
-      expect(await (await get(`apiKey=${'a'.repeat(40)}&apiKey=${key}`)).json()).toEqual({ code: 0, data: expect.objectContaining({ id: link.id }), message: '' });
+      expect(await (await get(`apiKey=${'a'.repeat(40)}&apiKey=${key}`)).json()).toEqual({
+        code: 0,
+        data: expect.objectContaining({ id: link.id }),
+        message: '',
+      });
       expect(await (await get(`apiKey=${key}&apiKey=${'a'.repeat(40)}`)).json()).toEqual(failure(8));
       // output: API Gateway would show output=json&output=xml as "json,xml"
       const xml = await get(`apiKey=${key}&output=json&output=xml`);

@@ -21,7 +21,11 @@ describe('full links beyond ASCII, and links back to this service or this machin
 
   const visit = (code: string) => fetch(`${service.baseUrl}/${code}`, { redirect: 'manual' });
   const create = (fullLink: string) => service.api('Link/Create', key, { 'data[fullLink]': fullLink });
-  const listed = async () => (await service.api('Link/List', key, { 'pagination[pageSize]': '100' })).data as { items: Array<{ id: number; fullLink: string }>; totalItemCount: number };
+  const listed = async () =>
+    (await service.api('Link/List', key, { 'pagination[pageSize]': '100' })).data as {
+      items: Array<{ id: number; fullLink: string }>;
+      totalItemCount: number;
+    };
 
   describe('redirects', () => {
     it.each([
@@ -64,8 +68,21 @@ describe('full links beyond ASCII, and links back to this service or this machin
       async function store(fullLink: string): Promise<Link> {
         const id = nextId++;
         const link: Link = {
-          id, accountId, code: codec.encode(id), fullLink, status: 1, moderatorStatus: 1, moderatorComment: null, comment: null,
-          expirationDate: null, expiresAt: null, clickCnt: 0, redirectCnt: 0, createdAt: new Date().toISOString(), campaignId: null, trackingCode: null,
+          id,
+          accountId,
+          code: codec.encode(id),
+          fullLink,
+          status: 1,
+          moderatorStatus: 1,
+          moderatorComment: null,
+          comment: null,
+          expirationDate: null,
+          expiresAt: null,
+          clickCnt: 0,
+          redirectCnt: 0,
+          createdAt: new Date().toISOString(),
+          campaignId: null,
+          trackingCode: null,
         };
         await repository.create(link);
         return link;
@@ -185,7 +202,7 @@ describe('full links beyond ASCII, and links back to this service or this machin
       // Assess: as with any text that is no valid link, they stay in the text unshortened
       expect(sent.code).toBe(0);
       const message = await service.runtime.messageStore.get(sent.data.messageId);
-      expect(message!.text).toMatch(new RegExp(`^Offer ${SHORT_LINK_BASE}/[0-9a-z]{4} see ${escape(loopback)} or ${escape(own)}$`));
+      expect(message!.text).toMatch(new RegExp(`^Offer ${SHORT_LINK_BASE}/[0-9a-z]{4} see ${escapeRegExp(loopback)} or ${escapeRegExp(own)}$`));
       const links = (await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) })).data as Array<{ fullLink: string }>;
       expect(links.map((link) => link.fullLink)).toEqual(['https://пример.рф/акция']);
       expect((await listed()).totalItemCount).toBe(before + 1);
@@ -193,6 +210,6 @@ describe('full links beyond ASCII, and links back to this service or this machin
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -58,87 +58,103 @@ describe('fuzzing the API and the redirect', () => {
   });
   afterAll(() => service.close());
 
-  it('answers every operation with a documented envelope, never code 3, and XML that parses', async () => {
-    await fc.assert(
-      fc.asyncProperty(call(fixture), async (request) => {
-        // Act
-        const body = formOf(request.params);
-        const query = `output=${request.output}&api=v1&apiKey=${key}`;
-        const path = `${service.baseUrl}/service/${pathOf(request.operation, request.spelling)}`;
-        const url = request.method === 'GET' ? `${path}?${query}${body ? `&${body}` : ''}` : `${path}?${query}`;
-        const response =
-          request.method === 'GET'
-            ? await fetch(url)
-            : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
-        const text = await response.text();
-
-        // Assess
-        if (response.status === 431) {
-          // Node refuses a request line and headers over 16 KB before any handler runs.
-          expect(url.length).toBeGreaterThan(MAX_HEADER_BYTES - 1024);
-          return;
-        }
-        expect(response.status).toBe(200);
-        // `output` is what the client asked for, unless a fuzzed `output` parameter took its place.
-        let code: number | null;
-        if (response.headers.get('content-type')?.startsWith('application/xml')) {
-          expect(xmlError(text)).toBeNull();
-          code = xmlCode(text);
-        } else {
-          expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-          const envelope = JSON.parse(text) as { code: unknown; data: unknown; message: unknown };
-          expect(Object.keys(envelope).sort()).toEqual(['code', 'data', 'message']);
-          expect(typeof envelope.message).toBe('string');
-          code = envelope.code as number;
-        }
-        if (!DOCUMENTED_CODES.has(code as number)) throw new Error(`code ${code} for ${request.operation}: ${text.slice(0, 500)}`);
-      }),
-      { ...fuzzSettings(300), endOnFailure: true },
-    );
-  }, timeoutFor(300));
-
-  it('answers every short-link request with 302 or a documented page', async () => {
-    await fc.assert(
-      fc.asyncProperty(redirectPath(fixture), fc.constantFrom('GET', 'HEAD'), async (path, method) => {
-        // Act
-        const url = `${service.baseUrl}/${path}`;
-        const response = await fetch(url, { method, redirect: 'manual', headers: { 'user-agent': BROWSER } });
-        await response.arrayBuffer();
-
-        // Assess
-        if (response.status === 431) return expect(url.length).toBeGreaterThan(MAX_HEADER_BYTES - 1024);
-        if (!REDIRECT_STATUSES.has(response.status)) throw new Error(`${method} /${path} answered ${response.status}`);
-        if (response.status === 302) expect(response.headers.get('location')).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
-        else if (method === 'GET') expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-      }),
-      { ...fuzzSettings(150), endOnFailure: true },
-    );
-  }, timeoutFor(150));
-
-  it('redirects every link it accepts, whatever its full link', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          fc.webUrl({ withQueryParameters: true, withFragments: true }),
-          fc.tuple(fc.constantFrom('https://', 'http://', 'www.', ''), hostileText, hostileText).map(([scheme, host, rest]) => `${scheme}${host}/${rest}`),
-          fc.tuple(fc.constantFrom('https://example.com/', 'https://пример.рф/', 'www.example.org/'), hostileText).map(([base, rest]) => base + rest),
-        ),
-        async (fullLink) => {
+  it(
+    'answers every operation with a documented envelope, never code 3, and XML that parses',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(call(fixture), async (request) => {
           // Act
-          const created = await service.api('Link/Create', key, { 'data[fullLink]': fullLink });
-          if (created.code !== 0) {
-            expect(created.code).toBe(1);
+          const body = formOf(request.params);
+          const query = `output=${request.output}&api=v1&apiKey=${key}`;
+          const path = `${service.baseUrl}/service/${pathOf(request.operation, request.spelling)}`;
+          const url = request.method === 'GET' ? `${path}?${query}${body ? `&${body}` : ''}` : `${path}?${query}`;
+          const response =
+            request.method === 'GET'
+              ? await fetch(url)
+              : await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+          const text = await response.text();
+
+          // Assess
+          if (response.status === 431) {
+            // Node refuses a request line and headers over 16 KB before any handler runs.
+            expect(url.length).toBeGreaterThan(MAX_HEADER_BYTES - 1024);
             return;
           }
-          const response = await fetch(`${service.baseUrl}/${created.data.code}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } });
+          expect(response.status).toBe(200);
+          // `output` is what the client asked for, unless a fuzzed `output` parameter took its place.
+          let code: number | null;
+          if (response.headers.get('content-type')?.startsWith('application/xml')) {
+            expect(xmlError(text)).toBeNull();
+            code = xmlCode(text);
+          } else {
+            expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+            const envelope = JSON.parse(text) as { code: unknown; data: unknown; message: unknown };
+            expect(Object.keys(envelope).sort()).toEqual(['code', 'data', 'message']);
+            expect(typeof envelope.message).toBe('string');
+            code = envelope.code as number;
+          }
+          if (!DOCUMENTED_CODES.has(code as number)) throw new Error(`code ${code} for ${request.operation}: ${text.slice(0, 500)}`);
+        }),
+        { ...fuzzSettings(300), endOnFailure: true },
+      );
+    },
+    timeoutFor(300),
+  );
+
+  it(
+    'answers every short-link request with 302 or a documented page',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(redirectPath(fixture), fc.constantFrom('GET', 'HEAD'), async (path, method) => {
+          // Act
+          const url = `${service.baseUrl}/${path}`;
+          const response = await fetch(url, { method, redirect: 'manual', headers: { 'user-agent': BROWSER } });
           await response.arrayBuffer();
 
           // Assess
-          expect(response.status).toBe(302);
-          expect(response.headers.get('location')).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
-        },
-      ),
-      { ...fuzzSettings(150), endOnFailure: true },
-    );
-  }, timeoutFor(150));
+          if (response.status === 431) return expect(url.length).toBeGreaterThan(MAX_HEADER_BYTES - 1024);
+          if (!REDIRECT_STATUSES.has(response.status)) throw new Error(`${method} /${path} answered ${response.status}`);
+          if (response.status === 302) expect(response.headers.get('location')).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
+          else if (method === 'GET') expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+        }),
+        { ...fuzzSettings(150), endOnFailure: true },
+      );
+    },
+    timeoutFor(150),
+  );
+
+  it(
+    'redirects every link it accepts, whatever its full link',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.webUrl({ withQueryParameters: true, withFragments: true }),
+            fc
+              .tuple(fc.constantFrom('https://', 'http://', 'www.', ''), hostileText, hostileText)
+              .map(([scheme, host, rest]) => `${scheme}${host}/${rest}`),
+            fc
+              .tuple(fc.constantFrom('https://example.com/', 'https://пример.рф/', 'www.example.org/'), hostileText)
+              .map(([base, rest]) => base + rest),
+          ),
+          async (fullLink) => {
+            // Act
+            const created = await service.api('Link/Create', key, { 'data[fullLink]': fullLink });
+            if (created.code !== 0) {
+              expect(created.code).toBe(1);
+              return;
+            }
+            const response = await fetch(`${service.baseUrl}/${created.data.code}`, { redirect: 'manual', headers: { 'user-agent': BROWSER } });
+            await response.arrayBuffer();
+
+            // Assess
+            expect(response.status).toBe(302);
+            expect(response.headers.get('location')).toMatch(/^https?:\/\/[\x21-\x7e]+$/);
+          },
+        ),
+        { ...fuzzSettings(150), endOnFailure: true },
+      );
+    },
+    timeoutFor(150),
+  );
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { signEvent } from '../../shared/domain/webhooks';
 import { kannelReportUrl } from '../../shared/sms/kannel';
 import { eventually } from '../support/dynamo';
-import { ensureKannel, startKannel, type RunningKannel } from '../support/kannel';
+import { ensureKannel, type RunningKannel, startKannel } from '../support/kannel';
 import { startService, type TestService } from '../support/local-service';
 import { startSmscSimulator } from '../support/smsc-simulator';
 
@@ -58,7 +58,8 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     await kannel?.stop();
     await smsc?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
-    for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET', 'WEBHOOK_ALLOW_PRIVATE_TARGETS']) delete process.env[name];
+    for (const name of ['SMS_GATEWAY', 'KANNEL_SENDSMS_URL', 'KANNEL_USERNAME', 'KANNEL_PASSWORD', 'DLR_SECRET', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'])
+      delete process.env[name];
   });
 
   const send = async (recipient: string, text: string) => {
@@ -101,14 +102,23 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
       [true, [1, 2]],
       [true, [2, 2]],
     ]);
-    expect(toSmsc('447400123451').map((submit) => submit.text).join('')).toBe('Long message. '.repeat(14));
+    expect(
+      toSmsc('447400123451')
+        .map((submit) => submit.text)
+        .join(''),
+    ).toBe('Long message. '.repeat(14));
     expect(await statusOf(long.messageId)).toMatchObject({ segNum: 2 });
     expect((await service.runtime.campaigns.get(delivered.campaignId))?.status).toBe('DONE');
 
     // The account's webhook heard of every final status, signed
     await eventually(async () => hooks.length >= 4, 15_000);
     const byMessage = new Map(hooks.map((hook) => [hook.data.messageId, hook]));
-    expect([delivered, undelivered, rejected, long].map((sent) => byMessage.get(sent.messageId)?.data.status)).toEqual(['DELIVRD', 'UNDELIV', 'REJECTD', 'DELIVRD']);
+    expect([delivered, undelivered, rejected, long].map((sent) => byMessage.get(sent.messageId)?.data.status)).toEqual([
+      'DELIVRD',
+      'UNDELIV',
+      'REJECTD',
+      'DELIVRD',
+    ]);
     for (const hook of hooks) expect(hook.sign).toBe(signEvent(hook.eventId, hook.attempt, hook.eventCreateTs, secret));
   });
 
@@ -131,12 +141,20 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
       [[2, 3], 0],
       [[3, 3], 0],
     ]);
-    expect(toSmsc('447400123453').map((submit) => submit.text).join('')).toBe(gsmText);
+    expect(
+      toSmsc('447400123453')
+        .map((submit) => submit.text)
+        .join(''),
+    ).toBe(gsmText);
     expect(toSmsc('447400123459').map((submit) => [submit.partOf, submit.dataCoding])).toEqual([
       [[1, 2], 8],
       [[2, 2], 8],
     ]);
-    expect(toSmsc('447400123459').map((submit) => submit.text).join('')).toBe(ucsText);
+    expect(
+      toSmsc('447400123459')
+        .map((submit) => submit.text)
+        .join(''),
+    ).toBe(ucsText);
     expect(await statusOf(partial.messageId)).toMatchObject({ status: 'PDLIVRD', segNum: 3 });
     expect((await service.runtime.messageStore.get(partial.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD' });
     expect((await service.runtime.messageStore.get(failed.messageId))?.partStatuses).toEqual({ 1: 'DELIVRD', 2: 'UNDELIV' });
@@ -151,7 +169,9 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect(await statusOf(partial.messageId)).toMatchObject({ status: 'DELIVRD' });
     // A part that does not exist, and a part report signed for another part
     expect((await report(partial.messageId, 1, 'stat:DELIVRD', undefined, 4)).status).toBe(404);
-    const otherPartSig = new URL(kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, failed.messageId, 1)).searchParams.get('sig')!;
+    const otherPartSig = new URL(kannelReportUrl({ reportBaseUrl: service.baseUrl, reportSecret: DLR_SECRET }, failed.messageId, 1)).searchParams.get(
+      'sig',
+    )!;
     expect((await report(failed.messageId, 1, 'stat:DELIVRD', otherPartSig, 2)).status).toBe(403);
     // A part that is not a part number is malformed (400), whatever its signature
     for (const part of ['0', 'abc', '1.5']) {

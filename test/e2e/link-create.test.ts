@@ -214,7 +214,10 @@ describe('Link/Create', () => {
   });
 
   it('accepts the parameters in the query string with GET', async () => {
-    const { envelope } = await service.call('Link/Create', key, { method: 'GET', body: { 'data[fullLink]': 'https://example.com/by-get', 'data[comment]': 'via GET' } });
+    const { envelope } = await service.call('Link/Create', key, {
+      method: 'GET',
+      body: { 'data[fullLink]': 'https://example.com/by-get', 'data[comment]': 'via GET' },
+    });
     expect(envelope.code).toBe(0);
     const got = await service.api('Link/Get', key, { id: String(envelope.data.id) });
     expect(got.data).toMatchObject({ fullLink: 'https://example.com/by-get', comment: 'via GET' });

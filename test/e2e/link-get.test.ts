@@ -2,7 +2,20 @@ import { DateTime } from 'luxon';
 import { failure, startService, type TestService } from '../support/local-service';
 
 /** The fields of Link/Get, in the order of the interface spec (§4.3), with redirectCnt after clickCnt. */
-const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'redirectCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
+const LINK_FIELDS = [
+  'id',
+  'status',
+  'moderatorStatus',
+  'clickCnt',
+  'redirectCnt',
+  'createTs',
+  'expirationDate',
+  'code',
+  'fullLink',
+  'shortLink',
+  'comment',
+  'moderatorComment',
+];
 
 describe('Link/Get', () => {
   let service: TestService;
@@ -129,7 +142,10 @@ describe('Link/Get', () => {
     ])('when more than one of them is given: %s', async (_, template) => {
       // Even when every one of them names the same link.
       const params = Object.fromEntries(
-        Object.entries(template).map(([name, value]) => [name, value.replace('ID', String(link.id)).replace('CODE', link.code).replace('SHORT', link.shortLink)]),
+        Object.entries(template).map(([name, value]) => [
+          name,
+          value.replace('ID', String(link.id)).replace('CODE', link.code).replace('SHORT', link.shortLink),
+        ]),
       );
       expect(await get(params)).toEqual(failure(12));
     });

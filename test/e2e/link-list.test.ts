@@ -2,7 +2,20 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
 import { failure, startService, type TestService } from '../support/local-service';
 
-const LINK_FIELDS = ['id', 'status', 'moderatorStatus', 'clickCnt', 'redirectCnt', 'createTs', 'expirationDate', 'code', 'fullLink', 'shortLink', 'comment', 'moderatorComment'];
+const LINK_FIELDS = [
+  'id',
+  'status',
+  'moderatorStatus',
+  'clickCnt',
+  'redirectCnt',
+  'createTs',
+  'expirationDate',
+  'code',
+  'fullLink',
+  'shortLink',
+  'comment',
+  'moderatorComment',
+];
 
 type Body = Record<string, string | string[]>;
 
@@ -27,13 +40,35 @@ describe('Link/List', () => {
     // 23:59:59 on 4 March in Tashkent
     l1: { at: '2030-03-04T18:59:59.500Z', createTs: '2030-03-04 23-59-59', fullLink: 'https://delta.example.com', comment: 'Spring SALE', clicks: 3 },
     // 00:00:00 on 5 March in Tashkent
-    l2: { at: '2030-03-04T19:00:00.000Z', createTs: '2030-03-05 00-00-00', fullLink: 'https://alpha.example.com', status: '0', expirationDate: '2031-05-01', clicks: 0 },
+    l2: {
+      at: '2030-03-04T19:00:00.000Z',
+      createTs: '2030-03-05 00-00-00',
+      fullLink: 'https://alpha.example.com',
+      status: '0',
+      expirationDate: '2031-05-01',
+      clicks: 0,
+    },
     // 15:20:30 on 5 March in Tashkent; blocked by a moderator below
-    l3: { at: '2030-03-05T10:20:30.250Z', createTs: '2030-03-05 15-20-30', fullLink: 'https://charlie.example.com', comment: 'autumn sale', expirationDate: '2031-01-15', clicks: 1 },
+    l3: {
+      at: '2030-03-05T10:20:30.250Z',
+      createTs: '2030-03-05 15-20-30',
+      fullLink: 'https://charlie.example.com',
+      comment: 'autumn sale',
+      expirationDate: '2031-01-15',
+      clicks: 1,
+    },
     // 07:00:00 on 6 March in Tashkent
     l4: { at: '2030-03-06T02:00:00.000Z', createTs: '2030-03-06 07-00-00', fullLink: 'https://bravo.example.com', comment: 'Other', clicks: 2 },
     // 17:00:00 on 7 March in Tashkent
-    l5: { at: '2030-03-07T12:00:00.000Z', createTs: '2030-03-07 17-00-00', fullLink: 'https://echo.example.com', comment: 'misc', status: '0', expirationDate: '2030-12-31', clicks: 4 },
+    l5: {
+      at: '2030-03-07T12:00:00.000Z',
+      createTs: '2030-03-07 17-00-00',
+      fullLink: 'https://echo.example.com',
+      comment: 'misc',
+      status: '0',
+      expirationDate: '2030-12-31',
+      clicks: 4,
+    },
   };
 
   beforeAll(async () => {
@@ -119,7 +154,9 @@ describe('Link/List', () => {
     });
     for (const item of envelope.data.items) expect(Object.keys(item)).toEqual(LINK_FIELDS);
     // Every createTs is the creation instant's wall-clock second in Tashkent.
-    expect(envelope.data.items.map((item: { createTs: string }) => item.createTs)).toEqual(['l5', 'l4', 'l3', 'l2', 'l1'].map((name) => seeded[name as 'l1'].createTs));
+    expect(envelope.data.items.map((item: { createTs: string }) => item.createTs)).toEqual(
+      ['l5', 'l4', 'l3', 'l2', 'l1'].map((name) => seeded[name as 'l1'].createTs),
+    );
   });
 
   it('shows each item as Link/Get shows it', async () => {
@@ -152,12 +189,20 @@ describe('Link/List', () => {
       ['createTsTo as a moment, inclusive', { 'criteria[createTsTo]': '2030-03-05 00:00:00' }, ['l2', 'l1']],
       ['createTsTo as the second a link shows in createTs', { 'criteria[createTsTo]': '2030-03-05 15:20:30' }, ['l3', 'l2', 'l1']],
       ['createTsTo as a date, to its end in the account zone', { 'criteria[createTsTo]': '2030-03-05' }, ['l3', 'l2', 'l1']],
-      ['createTsFrom and createTsTo together', { 'criteria[createTsFrom]': '2030-03-05', 'criteria[createTsTo]': '2030-03-06 23:59:59' }, ['l4', 'l3', 'l2']],
+      [
+        'createTsFrom and createTsTo together',
+        { 'criteria[createTsFrom]': '2030-03-05', 'criteria[createTsTo]': '2030-03-06 23:59:59' },
+        ['l4', 'l3', 'l2'],
+      ],
       ['a range with nothing in it', { 'criteria[createTsFrom]': '2030-03-08' }, []],
       ['query over comments, ignoring case', { 'criteria[query]': 'SaLe' }, ['l3', 'l1']],
       ['query as part of a comment', { 'criteria[query]': 'utum' }, ['l3']],
       ['several criteria at once', { 'criteria[status]': '1', 'criteria[moderatorStatus]': '1', 'criteria[query]': 'sale' }, ['l1']],
-      ['blank criteria, which are not set', { 'criteria[status]': '', 'criteria[query]': '', 'criteria[createTsFrom]': '' }, ['l5', 'l4', 'l3', 'l2', 'l1']],
+      [
+        'blank criteria, which are not set',
+        { 'criteria[status]': '', 'criteria[query]': '', 'criteria[createTsFrom]': '' },
+        ['l5', 'l4', 'l3', 'l2', 'l1'],
+      ],
       ['a query that matches nothing', { 'criteria[query]': 'no such text' }, []],
     ])('filters by %s', async (_, body, expected) => {
       await expectNames(body, expected);
@@ -283,7 +328,9 @@ describe('Link/List', () => {
 
     it('pages the sorted list', async () => {
       const ascending = [...(await list({ 'sort[createTs]': 'ASC', 'pagination[pageSize]': '100' }, pagedKey)).data.items];
-      ascending.push(...(await list({ 'sort[createTs]': 'ASC', 'pagination[pageSize]': '100', 'pagination[currentPage]': '1' }, pagedKey)).data.items);
+      ascending.push(
+        ...(await list({ 'sort[createTs]': 'ASC', 'pagination[pageSize]': '100', 'pagination[currentPage]': '1' }, pagedKey)).data.items,
+      );
       const envelope = await list({ 'sort[createTs]': 'ASC', 'pagination[pageSize]': '50', 'pagination[currentPage]': '1' }, pagedKey);
       expect(envelope).toEqual({ code: 0, data: { items: ascending.slice(50, 100), totalItemCount: TOTAL }, message: '' });
       expect(ascending[0].createTs).toBe('2030-06-01 05-00-00');

@@ -38,7 +38,12 @@ describe('Link/Update', () => {
     // Assess
     expect(status).toBe(200);
     expect(envelope).toEqual({ code: 0, data: link.shortLink, message: '' });
-    expect(await stored(link.id)).toMatchObject({ status: 0, comment: 'Original', expirationDate: '2031-06-30', fullLink: 'https://example.com/offer' });
+    expect(await stored(link.id)).toMatchObject({
+      status: 0,
+      comment: 'Original',
+      expirationDate: '2031-06-30',
+      fullLink: 'https://example.com/offer',
+    });
   });
 
   it('takes a link out of service and back at once', async () => {
@@ -107,7 +112,8 @@ describe('Link/Update', () => {
     expect((await update({ id: String(bare.id) })).code).toBe(0);
     expect((await update({ id: String(blankData.id), data: '' })).code).toBe(0);
 
-    for (const link of [blank, bare, blankData]) expect(await stored(link.id)).toMatchObject({ expirationDate: null, comment: 'Original', status: 1 });
+    for (const link of [blank, bare, blankData])
+      expect(await stored(link.id)).toMatchObject({ expirationDate: null, comment: 'Original', status: 1 });
   });
 
   it('never changes the full link', async () => {
@@ -129,7 +135,11 @@ describe('Link/Update', () => {
       ['status is a word', { 'data[status]': 'off' }, { status: ['Status must be 0 or 1'] }],
       ['status is an array', { 'data[status][]': '0' }, { status: ['Status must be 0 or 1'] }],
       ['comment is 256 characters', { 'data[comment]': 'y'.repeat(256) }, { comment: ['Comment must be at most 255 characters'] }],
-      ['expirationDate is not YYYY-MM-DD', { 'data[expirationDate]': '30/06/2031' }, { expirationDate: ['Expiration date must be a date, YYYY-MM-DD'] }],
+      [
+        'expirationDate is not YYYY-MM-DD',
+        { 'data[expirationDate]': '30/06/2031' },
+        { expirationDate: ['Expiration date must be a date, YYYY-MM-DD'] },
+      ],
       ['expirationDate does not exist', { 'data[expirationDate]': '2031-04-31' }, { expirationDate: ['Expiration date must be a date, YYYY-MM-DD'] }],
       ['expirationDate is in the past', { 'data[expirationDate]': '2020-01-01' }, { expirationDate: ['Expiration date must not be in the past'] }],
       ['data is a plain value', { data: 'status=0' }, { data: [expect.any(String)] }],

@@ -1,4 +1,4 @@
-import { failure, startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, failure, startService, type TestService } from '../support/local-service';
 
 /**
  * Malformed requests to every Link operation: each gets HTTP 200 with an envelope whose
@@ -36,8 +36,14 @@ const MATRIX: Record<Operation, Record<Malformation, Case>> = {
     'stray closing brackets': { body: 'data]]=https://example.com/x', expected: failure(11) },
     'a body over 1 MB': { body: `data[fullLink]=https://example.com/x&padding=${'p'.repeat(MEGABYTE)}`, expected: failure(12) },
     'raw bytes that are not UTF-8': { body: 'data[fullLink]=https://example.com/NOT_UTF8', expected: failure(1, { fullLink: [notUtf8] }) },
-    'percent escapes that are not UTF-8': { body: 'data[fullLink]=https://example.com/&data[comment]=%ff%fe', expected: failure(1, { comment: [notUtf8] }) },
-    'an array where a single value belongs': { body: 'data[fullLink][]=https://example.com/x', expected: failure(1, { fullLink: [expect.any(String)] }) },
+    'percent escapes that are not UTF-8': {
+      body: 'data[fullLink]=https://example.com/&data[comment]=%ff%fe',
+      expected: failure(1, { comment: [notUtf8] }),
+    },
+    'an array where a single value belongs': {
+      body: 'data[fullLink][]=https://example.com/x',
+      expected: failure(1, { fullLink: [expect.any(String)] }),
+    },
     'a body without =': { body: 'https://example.com/x', expected: failure(1, { body: [expect.any(String)] }) },
     'a JSON body': { body: '{"data":{"fullLink":"https://example.com/x"}}', contentType: json, expected: failure(11) },
   },
@@ -66,7 +72,10 @@ const MATRIX: Record<Operation, Record<Malformation, Case>> = {
     'stray closing brackets': { body: 'ids]]=ID', expected: failure(11) },
     'a body over 1 MB': { body: `ids[]=ID&padding=${'p'.repeat(MEGABYTE)}`, expected: failure(12) },
     // Not a link id: deleted nothing, so it is reported back as not processed.
-    'raw bytes that are not UTF-8': { body: 'ids[]=NOT_UTF8', expected: { code: 0, data: { processed: [], notProcessed: ['\ufffd\ufffd'] }, message: '' } },
+    'raw bytes that are not UTF-8': {
+      body: 'ids[]=NOT_UTF8',
+      expected: { code: 0, data: { processed: [], notProcessed: ['\ufffd\ufffd'] }, message: '' },
+    },
     'percent escapes that are not UTF-8': { body: 'ids=%ff', expected: { code: 0, data: { processed: [], notProcessed: ['\ufffd'] }, message: '' } },
     'an array where a single value belongs': { body: 'ids[0][]=ID', expected: failure(12) },
     'a body without =': { body: 'ID', expected: failure(1, { body: [expect.any(String)] }) },
@@ -97,7 +106,8 @@ describe('malformed requests', () => {
   beforeAll(async () => {
     service = await startService();
     ({ key } = await service.account({ timeZone: 'Asia/Tashkent' }));
-    linkId = (await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com/fixture', 'data[expirationDate]': '2031-01-01' })).data.id;
+    linkId = (await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com/fixture', 'data[expirationDate]': '2031-01-01' })).data
+      .id;
   });
   afterAll(() => service.close());
 

@@ -84,20 +84,54 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     ['no recipient', { text: 'Hi' }, 11, null],
     ['no text', { recipient: '447400123450' }, 11, null],
     ['an invalid recipient', { recipient: '4477', text: 'Hi' }, 1, { recipient: ['Recipient is not a valid phone number'] }],
-    ['an unregistered sender', { recipient: '447400123450', text: 'Hi', from: 'Nope' }, 1, { from: ['Sender Nope is not an approved signature of this account'] }],
-    ['a validity below 60 minutes', { recipient: '447400123450', text: 'Hi', 'params[validity]': '59' }, 1, { validity: ['Validity must be 60 to 1440 minutes'] }],
-    ['a deferral under an hour', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2020-01-01 00:00:00' }, 1, { deferredToTs: ['Deferred sending must be 1 hour to 14 days ahead'] }],
-    ['a deferral in the wrong layout', { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2030-01-01T00:00' }, 1, { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] }],
-    ['shortenLinks other than 0 or 1', { recipient: '447400123450', text: 'Hi', 'params[shortenLinks]': '2' }, 1, { shortenLinks: ['shortenLinks must be 0 or 1'] }],
+    [
+      'an unregistered sender',
+      { recipient: '447400123450', text: 'Hi', from: 'Nope' },
+      1,
+      { from: ['Sender Nope is not an approved signature of this account'] },
+    ],
+    [
+      'a validity below 60 minutes',
+      { recipient: '447400123450', text: 'Hi', 'params[validity]': '59' },
+      1,
+      { validity: ['Validity must be 60 to 1440 minutes'] },
+    ],
+    [
+      'a deferral under an hour',
+      { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2020-01-01 00:00:00' },
+      1,
+      { deferredToTs: ['Deferred sending must be 1 hour to 14 days ahead'] },
+    ],
+    [
+      'a deferral in the wrong layout',
+      { recipient: '447400123450', text: 'Hi', 'params[deferredToTs]': '2030-01-01T00:00' },
+      1,
+      { deferredToTs: ['Deferred sending time must be YYYY-MM-DD HH:MM:SS'] },
+    ],
+    [
+      'shortenLinks other than 0 or 1',
+      { recipient: '447400123450', text: 'Hi', 'params[shortenLinks]': '2' },
+      1,
+      { shortenLinks: ['shortenLinks must be 0 or 1'] },
+    ],
     ['params that are not fields', { recipient: '447400123450', text: 'Hi', params: 'x' }, 1, { params: ['Expected fields'] }],
-    ['a text of more than 10 segments', { recipient: '447400123450', text: 'x'.repeat(1531) }, 1, { text: ['Text is longer than 10 SMS segments (11)'] }],
+    [
+      'a text of more than 10 segments',
+      { recipient: '447400123450', text: 'x'.repeat(1531) },
+      1,
+      { text: ['Text is longer than 10 SMS segments (11)'] },
+    ],
   ])('returns code %s', async (_, fields, code, data) => {
     const envelope = await send(fields as Record<string, string>);
     expect(envelope).toEqual({ code, data, message: expect.any(String) });
   });
 
   it('shortens links in the text when asked and counts segments after that', async () => {
-    const sent = await send({ recipient: '447400123450', text: 'See https://example.com/a-very-long-path/to/the/offer?utm_source=sms', 'params[shortenLinks]': '1' });
+    const sent = await send({
+      recipient: '447400123450',
+      text: 'See https://example.com/a-very-long-path/to/the/offer?utm_source=sms',
+      'params[shortenLinks]': '1',
+    });
     expect(sent.code).toBe(0);
     const message = await service.runtime.messageStore.get(sent.data.messageId);
     expect(message!.text).toMatch(new RegExp(`^See ${service.baseUrl}/[0-9a-z]{4}$`));
@@ -164,12 +198,25 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
       const first = await service.api('Link/GetLinks', key, { campaignId: String(sent.data.campaignId) });
       expect(first).toEqual({
         code: 0,
-        data: [{ id: expect.any(Number), code: expect.any(String), fullLink: 'www.example.com/deal', shortLink: expect.any(String), clickCnt: 0, redirectCnt: 0, comment: null }],
+        data: [
+          {
+            id: expect.any(Number),
+            code: expect.any(String),
+            fullLink: 'www.example.com/deal',
+            shortLink: expect.any(String),
+            clickCnt: 0,
+            redirectCnt: 0,
+            comment: null,
+          },
+        ],
         message: '',
       });
 
       // Act: the recipient taps the link
-      await fetch(first.data[0].shortLink, { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile Safari/537.36' } });
+      await fetch(first.data[0].shortLink, {
+        redirect: 'manual',
+        headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0 Mobile Safari/537.36' },
+      });
       await service.local.queues.drain();
 
       // Assess

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startService, type Envelope, type TestService } from '../support/local-service';
+import { type Envelope, startService, type TestService } from '../support/local-service';
 import { adminAsync } from '../support/serve-process';
 import { observeStore, type StoreCall } from '../support/store-calls';
 
@@ -69,11 +69,15 @@ describe('API rate limit', () => {
     calls.length = 0;
 
     // Act
-    const refused = await Promise.all(Array.from({ length: 3 }, (_, i) => service.api('Link/Create', key, { 'data[fullLink]': `https://example.com/${i}` })));
+    const refused = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => service.api('Link/Create', key, { 'data[fullLink]': `https://example.com/${i}` })),
+    );
 
     // Assess: only authentication read the store (the key, then its account; no cache in tests)
     expect(refused.map((answer) => answer.code)).toEqual([30, 30, 30]);
-    expect(requestCalls(calls)).toEqual(Array.from({ length: 6 }, () => ({ command: 'GetItemCommand', pk: expect.stringMatching(/^(APIKEY|ACCOUNT)#/) })));
+    expect(requestCalls(calls)).toEqual(
+      Array.from({ length: 6 }, () => ({ command: 'GetItemCommand', pk: expect.stringMatching(/^(APIKEY|ACCOUNT)#/) })),
+    );
     now += 1000;
     expect((await service.api('Link/List', key)).data.totalItemCount).toBe(0);
     // The same call admitted writes its link (so the observation above could have seen one).

@@ -53,7 +53,9 @@ describe('Message/SendSmsMessage when the service is killed mid-send', () => {
   }
 
   const unsettled = (messages: Message[]) =>
-    messages.filter((message) => !isFinal(message.status) && message.submitState !== 'ambiguous').map((message) => `${message.text}: ${message.status}`);
+    messages
+      .filter((message) => !isFinal(message.status) && message.submitState !== 'ambiguous')
+      .map((message) => `${message.text}: ${message.status}`);
 
   it('brings every stored message to a final status within the check delay, whatever step the process died after', async () => {
     // Prepare: one send killed after each step, immediate and deferred.
@@ -80,7 +82,9 @@ describe('Message/SendSmsMessage when the service is killed mid-send', () => {
 
     // Assess: nothing sent for now is left behind.
     const texts = (await stored()).map((message) => message.text);
-    expect(texts).toEqual(expect.arrayContaining(['Now, killed after createMessage', 'Now, killed after enqueue', 'Deferred, killed after createMessage']));
+    expect(texts).toEqual(
+      expect.arrayContaining(['Now, killed after createMessage', 'Now, killed after enqueue', 'Deferred, killed after createMessage']),
+    );
     expect(unsettled(await sentNow())).toEqual([]);
 
     // Act: the deferred time comes.

@@ -4,8 +4,8 @@ import { get } from 'node:http';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { storeHealthCheck, type Health } from '../../shared/local/health';
-import { startHttpServer, type HttpServer } from '../../shared/local/server';
+import { type Health, storeHealthCheck } from '../../shared/local/health';
+import { type HttpServer, startHttpServer } from '../../shared/local/server';
 import { createStore } from '../../shared/store/client';
 import { formBody } from '../support/local-service';
 import { startServer, stop } from '../support/serve-process';
@@ -54,11 +54,17 @@ class RawConnection {
 
   /** Resolves once `pattern` has arrived; fails if the connection closes first or it takes longer than WITHIN. */
   received(pattern: RegExp): Promise<void> {
-    return this.#until(() => pattern.test(this.text), () => (this.isClosed ? `closed before ${pattern} arrived: ${JSON.stringify(this.text)}` : undefined));
+    return this.#until(
+      () => pattern.test(this.text),
+      () => (this.isClosed ? `closed before ${pattern} arrived: ${JSON.stringify(this.text)}` : undefined),
+    );
   }
 
   closed(): Promise<void> {
-    return this.#until(() => this.isClosed, () => undefined);
+    return this.#until(
+      () => this.isClosed,
+      () => undefined,
+    );
   }
 
   #until(done: () => boolean, failure: () => string | undefined): Promise<void> {

@@ -35,13 +35,18 @@ describe('send pipeline under duplicate queue delivery', () => {
     const expected = new Map<number, string>();
     for (let i = 0; i < 27; i++) {
       const digit = digits[i % digits.length]!;
-      const sent = await service.api('Message/SendSmsMessage', key, { recipient: `+4474001230${String(i).padStart(2, '0')}`.slice(0, -1) + digit, text: `Fault test ${i}` });
+      const sent = await service.api('Message/SendSmsMessage', key, {
+        recipient: `+4474001230${String(i).padStart(2, '0')}`.slice(0, -1) + digit,
+        text: `Fault test ${i}`,
+      });
       expect(sent).toMatchObject({ code: 0 });
       expected.set(sent.data.messageId, digit === 6 ? 'UNDELIV' : digit === 7 ? 'REJECTD' : 'DELIVRD');
     }
     const ids = [...expected.keys()];
     const statuses = async () =>
-      new Map<number, string>((await service.api('Message/GetSMSStatus', key, { ids: ids.join(',') })).data.map((m: { id: number; status: string }) => [m.id, m.status]));
+      new Map<number, string>(
+        (await service.api('Message/GetSMSStatus', key, { ids: ids.join(',') })).data.map((m: { id: number; status: string }) => [m.id, m.status]),
+      );
     await eventually(async () => {
       const now = await statuses();
       return [...expected].every(([id, status]) => now.get(id) === status);

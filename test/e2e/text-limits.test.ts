@@ -25,7 +25,13 @@ describe('text limits', () => {
 
   /** Sends `fields` as a form body with values in raw UTF-8, as under the 1 MiB body limit they fit. */
   const raw = (path: string, apiKey: string, fields: Record<string, string>) =>
-    service.post(path, apiKey, Object.entries(fields).map(([name, value]) => `${encodeURIComponent(name)}=${value.replace(/[&=+%]/g, encodeURIComponent)}`).join('&'));
+    service.post(
+      path,
+      apiKey,
+      Object.entries(fields)
+        .map(([name, value]) => `${encodeURIComponent(name)}=${value.replace(/[&=+%]/g, encodeURIComponent)}`)
+        .join('&'),
+    );
   const linkCount = async (apiKey: string) => (await service.api('Link/List', apiKey, {})).data.totalItemCount as number;
   const messageCount = async (apiKey: string) => (await service.api('Message/List', apiKey, {})).data.totalItemCount as number;
 
@@ -50,7 +56,10 @@ describe('text limits', () => {
       expect(await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com', 'data[comment]': `e${ACUTE}`.repeat(128) })).toEqual(
         failure(1, { comment: ['Comment must be at most 255 characters'] }),
       );
-      const fits = await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com', 'data[comment]': `e${ACUTE}`.repeat(127) + 'e' });
+      const fits = await service.api('Link/Create', key, {
+        'data[fullLink]': 'https://example.com',
+        'data[comment]': `e${ACUTE}`.repeat(127).concat('e'),
+      });
       expect(fits.code).toBe(0);
     });
 
@@ -127,15 +136,21 @@ describe('text limits', () => {
 
     it('bounds moderator comments to 255 characters and changes nothing when refusing one', async () => {
       const link = await service.api('Link/Create', key, { 'data[fullLink]': 'https://example.com/moderated' });
-      await expect(service.runtime.links.moderate(link.data.id, 0, `a${ACUTE.repeat(255)}`)).rejects.toThrow(/A moderator comment must be at most 255 characters/);
+      await expect(service.runtime.links.moderate(link.data.id, 0, `a${ACUTE.repeat(255)}`)).rejects.toThrow(
+        /A moderator comment must be at most 255 characters/,
+      );
       expect((await service.api('Link/Get', key, { id: String(link.data.id) })).data).toMatchObject({ moderatorStatus: 1, moderatorComment: null });
       const blocked = await service.runtime.links.moderate(link.data.id, 0, EMOJI.repeat(255));
       expect(blocked.moderatorComment).toBe(EMOJI.repeat(255));
     });
 
     it('bounds webhook URLs to 2,000 characters and secrets to 256', async () => {
-      await expect(service.runtime.webhooks.register(accountId, `https://example.com/${'a'.repeat(2000)}`)).rejects.toThrow(/Webhook URL must be at most 2000 characters/);
-      await expect(service.runtime.webhooks.register(accountId, 'https://example.com/hook', 's'.repeat(257))).rejects.toThrow(/Secret must be at most 256 characters/);
+      await expect(service.runtime.webhooks.register(accountId, `https://example.com/${'a'.repeat(2000)}`)).rejects.toThrow(
+        /Webhook URL must be at most 2000 characters/,
+      );
+      await expect(service.runtime.webhooks.register(accountId, 'https://example.com/hook', 's'.repeat(257))).rejects.toThrow(
+        /Secret must be at most 256 characters/,
+      );
       expect(await service.runtime.webhooks.list(accountId)).toEqual([]);
     });
   });

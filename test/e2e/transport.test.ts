@@ -13,7 +13,11 @@ const OPERATIONS: { name: string; body: (link: Link) => Body; data: (link: Link)
   { name: 'Link/Get', body: (link) => ({ id: String(link.id) }), data: (link) => expect.objectContaining({ id: link.id, code: link.code }) },
   { name: 'Link/Update', body: (link) => ({ id: String(link.id), 'data[comment]': 'updated' }), data: (link) => link.shortLink },
   { name: 'Link/Delete', body: (link) => ({ 'ids[]': String(link.id) }), data: (link) => ({ processed: [link.id], notProcessed: [] }) },
-  { name: 'Link/List', body: () => ({ 'pagination[pageSize]': '25' }), data: () => ({ items: expect.any(Array), totalItemCount: expect.any(Number) }) },
+  {
+    name: 'Link/List',
+    body: () => ({ 'pagination[pageSize]': '25' }),
+    data: () => ({ items: expect.any(Array), totalItemCount: expect.any(Number) }),
+  },
 ];
 
 describe('transport and envelope (SPEC §1, §2)', () => {
@@ -118,7 +122,9 @@ describe('transport and envelope (SPEC §1, §2)', () => {
       const response = await fetch(`${service.baseUrl}/service/${name}?output=xml&api=v1&apiKey=${key}&${formBody(body(link))}`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-      expect(await response.text()).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<response><code>0<\/code><data>.*<\/data><message><\/message><\/response>$/s);
+      expect(await response.text()).toMatch(
+        /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<response><code>0<\/code><data>.*<\/data><message><\/message><\/response>$/s,
+      );
     });
   });
 

@@ -88,7 +88,14 @@ describe('delivery-report webhooks', () => {
       eventCreateTs: '2032-03-01 14:00:00', // Almaty, UTC+05:00, as YYYY-MM-DD HH:MM:SS
       webhookId: webhook.id,
       attempt: 1,
-      data: { campaignId: sent.data.campaignId, messageId: sent.data.messageId, segNum: 1, statusUpdateTs: '2032-03-01 14:00:00', status: 'DELIVRD', to: '447400123450' },
+      data: {
+        campaignId: sent.data.campaignId,
+        messageId: sent.data.messageId,
+        segNum: 1,
+        statusUpdateTs: '2032-03-01 14:00:00',
+        status: 'DELIVRD',
+        to: '447400123450',
+      },
       sign: signEvent(first.eventId, 1, '2032-03-01 14:00:00', webhook.secret),
     });
     expect([second.eventId, third.eventId]).toEqual([first.eventId, first.eventId]);
@@ -127,7 +134,9 @@ describe('delivery-report webhooks', () => {
     const held = await service.api('Message/SendSmsMessage', key, { recipient: '447400123450', text: 'Held for moderation' });
     await service.runtime.accounts.setModeration(id, 'none');
     const silent = await service.api('Message/SendSmsMessage', key, { recipient: '447400123458', text: 'No report', 'params[validity]': '60' });
-    await eventually(async () => (await service.api('Message/GetSMSStatus', key, { ids: String(silent.data.messageId) })).data[0]?.status === 'ACCEPTD');
+    await eventually(
+      async () => (await service.api('Message/GetSMSStatus', key, { ids: String(silent.data.messageId) })).data[0]?.status === 'ACCEPTD',
+    );
 
     // Act: decline the first; let the second's validity run out
     await service.runtime.messages.declineCampaign(held.data.campaignId);

@@ -1,5 +1,5 @@
-import { child, parseXml, type XmlElement } from '../support/xml';
 import { startService, type TestService } from '../support/local-service';
+import { child, parseXml, type XmlElement } from '../support/xml';
 
 /**
  * `output=xml` stays well-formed XML 1.0 whatever the request carried: characters XML

@@ -1,8 +1,8 @@
-import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, apiLimitsFromContext, DEFAULT_API_THROTTLE, type ApiProps } from '../../lib/api';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Api, type ApiProps, apiLimitsFromContext, DEFAULT_API_THROTTLE } from '../../lib/api';
 import { Storage } from '../../lib/storage';
 
 const ROOT = join(__dirname, '..', '..');
@@ -10,7 +10,9 @@ const ROOT = join(__dirname, '..', '..');
 const CDK_CONTEXT = { ...JSON.parse(readFileSync(join(ROOT, 'cdk.json'), 'utf8')).context, 'aws:cdk:bundling-stacks': [] };
 
 const apps: App[] = [];
-afterAll(() => apps.forEach((app) => rmSync(app.outdir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
+});
 
 /** The API construct alone, over a table of its own. */
 function apiTemplate(props: Partial<ApiProps> = {}): Template {
@@ -72,7 +74,10 @@ describe('apiLimitsFromContext', () => {
     expect(limits({})).toEqual({});
     expect(limits({ apiThrottleRate: '300' })).toEqual({ apiThrottle: { rateLimit: 300, burstLimit: 600 } });
     expect(limits({ apiThrottleBurst: '500' })).toEqual({ apiThrottle: { rateLimit: 1000, burstLimit: 500 } });
-    expect(limits({ apiThrottleRate: 10, apiThrottleBurst: 10, apiRateLimit: '0' })).toEqual({ apiThrottle: { rateLimit: 10, burstLimit: 10 }, apiRateLimit: 0 });
+    expect(limits({ apiThrottleRate: 10, apiThrottleBurst: 10, apiRateLimit: '0' })).toEqual({
+      apiThrottle: { rateLimit: 10, burstLimit: 10 },
+      apiRateLimit: 0,
+    });
   });
 
   it('refuses what is not a whole number', () => {

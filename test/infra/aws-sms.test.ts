@@ -1,8 +1,8 @@
-import { App, Validations, type CfnElement } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, type CfnElement, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ServiceStack } from '../../lib/service-stack';
 
 /** The stack with the aws gateway: SendTextMessage for the worker, delivery events through SNS. */
@@ -16,7 +16,10 @@ describe('ServiceStack with AWS End User Messaging SMS', () => {
 
   beforeAll(() => {
     app = new App({ context: CDK_CONTEXT });
-    stack = new ServiceStack(app, 'Shortsms', { projectRoot: ROOT, awsSms: { configurationSetName: 'shortsms-events', originationIdentity: 'MyShop' } });
+    stack = new ServiceStack(app, 'Shortsms', {
+      projectRoot: ROOT,
+      awsSms: { configurationSetName: 'shortsms-events', originationIdentity: 'MyShop' },
+    });
     // As bin/app.ts does: cdk-nag's AwsSolutions pack; a finding not acknowledged fails the synth.
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     app.synth();
@@ -39,9 +42,16 @@ describe('ServiceStack with AWS End User Messaging SMS', () => {
     // Assess
     const worker = resources[id(stack.messaging.worker.function)]!;
     expect(worker.Properties.Environment.Variables).toEqual(
-      expect.objectContaining({ SMS_GATEWAY: 'aws', AWS_SMS_CONFIGURATION_SET: 'shortsms-events', AWS_SMS_ORIGINATION_IDENTITY: 'MyShop', AWS_SMS_MESSAGE_TYPE: 'TRANSACTIONAL' }),
+      expect.objectContaining({
+        SMS_GATEWAY: 'aws',
+        AWS_SMS_CONFIGURATION_SET: 'shortsms-events',
+        AWS_SMS_ORIGINATION_IDENTITY: 'MyShop',
+        AWS_SMS_MESSAGE_TYPE: 'TRANSACTIONAL',
+      }),
     );
-    const policies = Object.values(resources).filter((r: any) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === worker.Properties.Role['Fn::GetAtt'][0]));
+    const policies = Object.values(resources).filter(
+      (r: any) => r.Type === 'AWS::IAM::Policy' && r.Properties.Roles.some((role: any) => role.Ref === worker.Properties.Role['Fn::GetAtt'][0]),
+    );
     const actions = policies.flatMap((p: any) => p.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));
     expect(actions).toContain('sms-voice:SendTextMessage');
   });
@@ -49,9 +59,13 @@ describe('ServiceStack with AWS End User Messaging SMS', () => {
   it('lets the messaging service publish delivery events to a topic that feeds the events function', () => {
     // Assess
     const topic = id(stack.smsEventsTopic!);
-    const policy = Object.values(resources).find((r: any) => r.Type === 'AWS::SNS::TopicPolicy' && r.Properties.Topics.some((t: any) => t.Ref === topic)) as any;
+    const policy = Object.values(resources).find(
+      (r: any) => r.Type === 'AWS::SNS::TopicPolicy' && r.Properties.Topics.some((t: any) => t.Ref === topic),
+    ) as any;
     expect(policy.Properties.PolicyDocument.Statement).toEqual(
-      expect.arrayContaining([expect.objectContaining({ Effect: 'Allow', Action: 'sns:Publish', Principal: { Service: 'sms-voice.amazonaws.com' } })]),
+      expect.arrayContaining([
+        expect.objectContaining({ Effect: 'Allow', Action: 'sns:Publish', Principal: { Service: 'sms-voice.amazonaws.com' } }),
+      ]),
     );
     const subscription = Object.values(resources).find((r: any) => r.Type === 'AWS::SNS::Subscription' && r.Properties.TopicArn.Ref === topic) as any;
     expect(subscription.Properties.Protocol).toBe('lambda');

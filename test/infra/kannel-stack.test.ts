@@ -1,7 +1,7 @@
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { ServiceStack } from '../../lib/service-stack';
 
 /** The stack with the kannel gateway: its secrets are SSM parameter names, read at run time. */

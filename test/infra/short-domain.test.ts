@@ -1,8 +1,8 @@
-import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { App, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Redirect, type ShortDomain } from '../../lib/redirect';
 import { Storage } from '../../lib/storage';
 
@@ -15,7 +15,9 @@ const SHORT_DOMAIN: ShortDomain = {
 
 // Every App makes a temporary output directory, including those that never synthesize.
 const apps: App[] = [];
-afterAll(() => apps.forEach((app) => rmSync(app.outdir, { recursive: true, force: true })));
+afterAll(() => {
+  for (const app of apps) rmSync(app.outdir, { recursive: true, force: true });
+});
 
 /** The short-link construct alone, so only the redirect function is bundled. */
 function redirectStack(shortDomain: ShortDomain) {
@@ -55,14 +57,26 @@ describe('Redirect on a custom short domain', () => {
     expect(built.redirect.shortLinkBase).toBe('https://go.example.com');
     template.resourceCountIs('AWS::Lambda::Function', 1);
     template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectEquals({ TABLE_NAME: Match.anyValue(), NODE_OPTIONS: '--enable-source-maps', CLICK_QUEUE_URL: Match.anyValue(), POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' }) },
+      Environment: {
+        Variables: Match.objectEquals({
+          TABLE_NAME: Match.anyValue(),
+          NODE_OPTIONS: '--enable-source-maps',
+          CLICK_QUEUE_URL: Match.anyValue(),
+          POWERTOOLS_SERVICE_NAME: 'shortsms',
+          POWERTOOLS_METRICS_NAMESPACE: 'shortsms',
+        }),
+      },
     });
   });
 });
 
 describe('Redirect short domain checks', () => {
   it.each([
-    ['a certificate outside us-east-1', { ...SHORT_DOMAIN, certificateArn: SHORT_DOMAIN.certificateArn.replace('us-east-1', 'eu-west-1') }, /us-east-1/],
+    [
+      'a certificate outside us-east-1',
+      { ...SHORT_DOMAIN, certificateArn: SHORT_DOMAIN.certificateArn.replace('us-east-1', 'eu-west-1') },
+      /us-east-1/,
+    ],
     ['an ARN that is not an ACM certificate', { ...SHORT_DOMAIN, certificateArn: 'arn:aws:iam::123456789012:role/x' }, /not an ACM certificate/],
     ['a URL instead of a host name', { ...SHORT_DOMAIN, name: 'https://go.example.com' }, /host name/],
   ])('refuses %s before bundling anything', (_case, shortDomain, message) => {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { App, type CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
-import { ServiceStack } from '../../lib/service-stack';
 import type { ServiceFunction } from '../../lib/service-function';
+import { ServiceStack } from '../../lib/service-stack';
 import { allOperations } from '../../shared/api/routes';
 import { tableDefinition } from '../../shared/store/table';
 
@@ -124,7 +124,9 @@ describe('ServiceStack', () => {
     it('tells the webhook worker the short-link base, the service host it refuses as a target', () => {
       // Assess
       const variables = resources[logicalId(stack.messaging.webhookWorker)]!.Properties.Environment.Variables;
-      expect(variables.SHORT_LINK_BASE).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cfnId(stack.redirect.distribution), 'DomainName'] }]] });
+      expect(variables.SHORT_LINK_BASE).toEqual({
+        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [cfnId(stack.redirect.distribution), 'DomainName'] }]],
+      });
       expect(variables.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBeUndefined();
     });
 
@@ -318,7 +320,7 @@ describe('ServiceStack', () => {
   });
 
   describe('observability', () => {
-    it('alarms on every function\'s errors, every dead-letter queue and the age of every work queue, to one topic', () => {
+    it("alarms on every function's errors, every dead-letter queue and the age of every work queue, to one topic", () => {
       // Assess
       const topic = cfnId(stack.observability.topic);
       const alarms = ofType('AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties);
@@ -326,7 +328,8 @@ describe('ServiceStack', () => {
       const functionIds = ofType('AWS::Lambda::Function').map(([id]) => id);
       const erroring = alarms.filter((alarm) => alarm.MetricName === 'Errors').map((alarm) => alarm.Dimensions[0].Value.Ref);
       expect(erroring.sort()).toEqual(functionIds.sort());
-      const queueAlarms = (metric: string) => alarms.filter((alarm) => alarm.MetricName === metric).map((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0]);
+      const queueAlarms = (metric: string) =>
+        alarms.filter((alarm) => alarm.MetricName === metric).map((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0]);
       const { clicks, messaging } = stack;
       expect(queueAlarms('ApproximateNumberOfMessagesVisible').sort()).toEqual(
         [clicks.deadLetterQueue, messaging.deadLetterQueue, messaging.webhookDeadLetterQueue].map(cfnId).sort(),
@@ -363,7 +366,11 @@ describe('ServiceStack', () => {
       // Act: the package as Lambda would load it, from the asset's own node_modules
       const lookup = spawnSync(
         process.execPath,
-        ['--input-type=module', '-e', "import { carrier } from 'libphonenumber-geo-carrier'; import { parsePhoneNumberWithError } from 'libphonenumber-js/max'; console.log(await carrier(parsePhoneNumberWithError('+447400123450'), 'en'))"],
+        [
+          '--input-type=module',
+          '-e',
+          "import { carrier } from 'libphonenumber-geo-carrier'; import { parsePhoneNumberWithError } from 'libphonenumber-js/max'; console.log(await carrier(parsePhoneNumberWithError('+447400123450'), 'en'))",
+        ],
         { cwd: assetDir, encoding: 'utf8' },
       );
       // Assess
@@ -392,7 +399,9 @@ describe('ServiceStack', () => {
     it('names the service and the metrics namespace for every function', () => {
       // Assess
       for (const [, fn] of ofType('AWS::Lambda::Function')) {
-        expect(fn.Properties.Environment.Variables).toEqual(expect.objectContaining({ POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' }));
+        expect(fn.Properties.Environment.Variables).toEqual(
+          expect.objectContaining({ POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' }),
+        );
       }
     });
   });

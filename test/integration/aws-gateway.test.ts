@@ -27,14 +27,34 @@ beforeAll(async () => {
 afterAll(() => close());
 beforeEach(() => sms.reset());
 
-const settings = { region: 'eu-west-1', configurationSetName: 'shortsms-events', originationIdentity: 'MyShop', messageType: 'TRANSACTIONAL' as const };
+const settings = {
+  region: 'eu-west-1',
+  configurationSetName: 'shortsms-events',
+  originationIdentity: 'MyShop',
+  messageType: 'TRANSACTIONAL' as const,
+};
 
 async function newMessage(text = 'Your code is 1234', validityMinutes = 60): Promise<number> {
   const id = nextId++;
   const message: Message = {
-    id, accountId: 1, campaignId: id, from: 'MyShop', to: '447400123450', text, segNum: 1, segUserBuy: 0.05, status: 'NEW',
-    uuid: `u${id}`, countryA2: 'GB', validityMinutes, createdAt: new Date().toISOString(),
-    startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
+    id,
+    accountId: 1,
+    campaignId: id,
+    from: 'MyShop',
+    to: '447400123450',
+    text,
+    segNum: 1,
+    segUserBuy: 0.05,
+    status: 'NEW',
+    uuid: `u${id}`,
+    countryA2: 'GB',
+    validityMinutes,
+    createdAt: new Date().toISOString(),
+    startSendAt: null,
+    statusUpdatedAt: null,
+    gateway: null,
+    gatewayMessageId: null,
+    submitState: null,
   };
   await messages.create(message);
   return id;
@@ -154,7 +174,10 @@ describe('aws gateway (AWS End User Messaging SMS)', () => {
       ),
       { dispatcher },
     );
-    const notJson = await awsSmsEvents({ Records: [{ ...snsEvent({}).Records[0]!, Sns: { ...snsEvent({}).Records[0]!.Sns, Message: 'not json' } }] }, { dispatcher });
+    const notJson = await awsSmsEvents(
+      { Records: [{ ...snsEvent({}).Records[0]!, Sns: { ...snsEvent({}).Records[0]!.Sns, Message: 'not json' } }] },
+      { dispatcher },
+    );
 
     // Assess
     expect(await messages.get(delivered)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: '2026-11-22T10:00:05.000Z' });

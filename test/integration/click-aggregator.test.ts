@@ -21,9 +21,21 @@ const NOW = new Date('2026-11-22T10:00:30Z');
 async function newLink(): Promise<number> {
   const id = nextLinkId++;
   const link: Link = {
-    id, accountId: 1, code: `c${id}`.padEnd(4, '0'), fullLink: 'https://example.com', status: 1, moderatorStatus: 1,
-    moderatorComment: null, comment: null, expirationDate: null, expiresAt: null, clickCnt: 0, redirectCnt: 0,
-    createdAt: NOW.toISOString(), campaignId: null, trackingCode: null,
+    id,
+    accountId: 1,
+    code: `c${id}`.padEnd(4, '0'),
+    fullLink: 'https://example.com',
+    status: 1,
+    moderatorStatus: 1,
+    moderatorComment: null,
+    comment: null,
+    expirationDate: null,
+    expiresAt: null,
+    clickCnt: 0,
+    redirectCnt: 0,
+    createdAt: NOW.toISOString(),
+    campaignId: null,
+    trackingCode: null,
   };
   await new LinksRepository(store).create(link);
   return id;

@@ -1,9 +1,9 @@
-import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { AbstractLevel, type AbstractKeyIterator, type AbstractValueIterator } from 'abstract-level';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureTable, startDynalite, type LocalDynamo } from '../../shared/local/dynalite';
+import { PutCommand, QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { type AbstractKeyIterator, AbstractLevel, type AbstractValueIterator } from 'abstract-level';
+import { ensureTable, type LocalDynamo, startDynalite } from '../../shared/local/dynalite';
 import { createStore, type Store } from '../../shared/store/client';
 
 type LevelIterator = AbstractKeyIterator<never, unknown> | AbstractValueIterator<never, unknown, unknown>;

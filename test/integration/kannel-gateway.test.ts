@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KannelGateway } from '../../shared/sms/kannel';
 import type { OutboundSms } from '../../shared/sms/gateway';
+import { KannelGateway } from '../../shared/sms/kannel';
 
 /**
  * The kannel gateway's sendsms calls against a local HTTP server standing in for smsbox,
@@ -39,10 +39,17 @@ describe('KannelGateway sendsms', () => {
       region: 'us-east-1',
     });
   const sms = (text: string, messageId = 300): OutboundSms => ({
-    messageId, from: 'Shop', to: '447400123450', text, encoding: 'GSM-7', segments: 1, validityMinutes: 60,
+    messageId,
+    from: 'Shop',
+    to: '447400123450',
+    text,
+    encoding: 'GSM-7',
+    segments: 1,
+    validityMinutes: 60,
   });
   /** The udh parameter as bytes (the raw query, since it is binary). */
-  const udhOf = (url: URL) => Buffer.from([...(/[?&]udh=([^&]*)/.exec(url.search)?.[1] ?? '').matchAll(/%([0-9A-F]{2})/gi)].map((match) => parseInt(match[1]!, 16)));
+  const udhOf = (url: URL) =>
+    Buffer.from([...(/[?&]udh=([^&]*)/.exec(url.search)?.[1] ?? '').matchAll(/%([0-9A-F]{2})/gi)].map((match) => parseInt(match[1]!, 16)));
 
   it('sends a single message in one call, without a header, with a dlr-url for the message', async () => {
     expect(await gateway().submit(sms('Hello'))).toEqual({ outcome: 'accepted', gatewayMessageId: 'msg-300' });

@@ -1,16 +1,16 @@
-import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';
 import { MessageService } from '../../shared/domain/message-service';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
+import { createSendingPorts } from '../../shared/runtime';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { createSendingPorts } from '../../shared/runtime';
 import { eventually, startTestStore } from '../support/dynamo';
 
 let store: Store;
@@ -46,7 +46,12 @@ function build(enqueued: number[]) {
 }
 
 const account = (sending: Partial<Account['sending']> = {}): Account => ({
-  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: NOW.toISOString(),
+  id: 7,
+  name: 'Shop',
+  timeZone: 'UTC',
+  currency: 'USD',
+  status: 'active',
+  createdAt: NOW.toISOString(),
   sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 }, ...sending },
   rateLimit: null,
 });
@@ -80,7 +85,12 @@ describe('MessageService.send', () => {
   it('holds a campaign for moderation (status 1) and queues nothing', async () => {
     const enqueued: number[] = [];
     const { service, campaigns } = build(enqueued);
-    const sent = await service.send(account({ moderation: 'all' }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    const sent = await service.send(account({ moderation: 'all' }), {
+      recipient: '447400123450',
+      text: 'Hi',
+      shortenLinks: false,
+      validityMinutes: 60,
+    });
     expect(sent.status).toBe(1);
     expect(enqueued).toEqual([]);
     expect((await campaigns.get(sent.campaignId))?.status).toBe('MODERATION');
@@ -113,7 +123,12 @@ describe('MessageService.send', () => {
 
   it('refuses a destination without a price', async () => {
     const { service } = build([]);
-    const attempt = service.send(account({ tariff: { KZ: 0.02 } }), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
+    const attempt = service.send(account({ tariff: { KZ: 0.02 } }), {
+      recipient: '447400123450',
+      text: 'Hi',
+      shortenLinks: false,
+      validityMinutes: 60,
+    });
     await expect(attempt).rejects.toMatchObject({ kind: 'invalid', fields: { recipient: ['Sending to GB is not enabled for this account'] } });
   });
 

@@ -1,8 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Message } from '../../shared/domain/messages';
 import type { Store } from '../../shared/store/client';
-import { MessagesRepository } from '../../shared/store/messages-repo';
 import { keys } from '../../shared/store/keys';
+import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;
@@ -21,9 +21,24 @@ const at = (minute: number) => new Date(Date.UTC(2026, 10, 22, 10, minute));
 async function newMessage(): Promise<number> {
   const id = nextId++;
   const message: Message = {
-    id, accountId: 1, campaignId: 100 + id, from: 'Shop', to: '447400123450', text: 'Hi', segNum: 1, segUserBuy: 0.05,
-    status: 'NEW', uuid: `01J${id}`, countryA2: 'GB', validityMinutes: 1440, createdAt: at(0).toISOString(),
-    startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
+    id,
+    accountId: 1,
+    campaignId: 100 + id,
+    from: 'Shop',
+    to: '447400123450',
+    text: 'Hi',
+    segNum: 1,
+    segUserBuy: 0.05,
+    status: 'NEW',
+    uuid: `01J${id}`,
+    countryA2: 'GB',
+    validityMinutes: 1440,
+    createdAt: at(0).toISOString(),
+    startSendAt: null,
+    statusUpdatedAt: null,
+    gateway: null,
+    gatewayMessageId: null,
+    submitState: null,
   };
   await repo.create(message);
   return id;
@@ -49,7 +64,11 @@ describe('MessagesRepository', () => {
     const id = await newMessage();
     await repo.claimForSend(id, at(1));
     expect(await repo.applyStatus(id, 'DELIVRD', at(3))).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
-    expect(await repo.markAccepted(id, 'sim', 'x1', at(4))).toMatchObject({ status: 'DELIVRD', gatewayMessageId: 'x1', startSendAt: at(4).toISOString() });
+    expect(await repo.markAccepted(id, 'sim', 'x1', at(4))).toMatchObject({
+      status: 'DELIVRD',
+      gatewayMessageId: 'x1',
+      startSendAt: at(4).toISOString(),
+    });
     expect(await repo.applyStatus(id, 'UNDELIV', at(5))).toBeUndefined();
     expect(await repo.applyStatus(id, 'DELIVRD', at(6))).toBeUndefined();
     expect(await repo.get(id)).toMatchObject({ status: 'DELIVRD', statusUpdatedAt: at(3).toISOString() });
@@ -79,7 +98,9 @@ describe('MessagesRepository', () => {
     await repo.markAccepted(accepted, 'sim', 'a1', at(2));
     const unflagged = await newMessage();
     await repo.claimForSend(unflagged, at(1));
-    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...keys.ambiguousMessage(unflagged), entity: 'AmbiguousMessage', messageId: unflagged } }));
+    await store.db.send(
+      new PutCommand({ TableName: store.tableName, Item: { ...keys.ambiguousMessage(unflagged), entity: 'AmbiguousMessage', messageId: unflagged } }),
+    );
 
     // Act
     await repo.markAmbiguous(accepted, 'Gateway timed out', at(3));

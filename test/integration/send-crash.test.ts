@@ -1,4 +1,4 @@
-import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';
@@ -27,7 +27,13 @@ import { eventually, startTestStore } from '../support/dynamo';
 const T0 = new Date('2026-11-22T10:00:00Z');
 const DEFERRED_TO = new Date('2026-11-22T12:00:00Z');
 const ACCOUNT: Account = {
-  id: 7, name: 'Shop', timeZone: 'UTC', currency: 'USD', status: 'active', createdAt: T0.toISOString(), rateLimit: null,
+  id: 7,
+  name: 'Shop',
+  timeZone: 'UTC',
+  currency: 'USD',
+  status: 'active',
+  createdAt: T0.toISOString(),
+  rateLimit: null,
   sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } },
 };
 const HELD: Account = { ...ACCOUNT, sending: { ...ACCOUNT.sending, moderation: 'all' } };
@@ -50,7 +56,11 @@ function start(killedAfter?: string) {
   const queued: number[] = [];
   const clock = () => now;
   const plain = createSendingPorts(store, { send: async (queue, body) => void (queue === 'sms' && queued.push(JSON.parse(body).messageId)) });
-  const ports = killedAfter ? crashingAfter(plain, killedAfter, () => { throw new Killed(killedAfter); }) : plain;
+  const ports = killedAfter
+    ? crashingAfter(plain, killedAfter, () => {
+        throw new Killed(killedAfter);
+      })
+    : plain;
   const links = new LinkService({
     links: new LinksRepository(store),
     ids: new IdAllocator(store, 'link'),
@@ -60,7 +70,11 @@ function start(killedAfter?: string) {
     clock,
   });
   const service = new MessageService({
-    ports, links, clock, serviceSignature: 'SMSService', shortLinkHost: 'sho.rt',
+    ports,
+    links,
+    clock,
+    serviceSignature: 'SMSService',
+    shortLinkHost: 'sho.rt',
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),
   });
@@ -68,7 +82,12 @@ function start(killedAfter?: string) {
   let dispatcher: SmsDispatcher;
   const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report), latencyMs: 1, clock });
   gateway.observe((sms) => submitted.push(sms.messageId));
-  dispatcher = new SmsDispatcher({ messages: new MessagesRepository(store), gateway, clock, onStatus: (message) => service.onMessageStatus(message) });
+  dispatcher = new SmsDispatcher({
+    messages: new MessagesRepository(store),
+    gateway,
+    clock,
+    onStatus: (message) => service.onMessageStatus(message),
+  });
   /** The sweeper at `at`, then the send worker on whatever it queued. */
   const sweepAt = async (at: Date) => {
     now = at;
@@ -90,7 +109,12 @@ async function expectAllSettled(submitted: number[]): Promise<void> {
   await eventually(async () => unsettled(await stored()).length === 0, 2_000).catch(() => undefined);
   const messages = await stored();
   expect(unsettled(messages)).toEqual([]);
-  expect(submitted.sort()).toEqual(messages.filter((message) => message.status !== 'REJECTD').map((message) => message.id).sort());
+  expect(submitted.sort()).toEqual(
+    messages
+      .filter((message) => message.status !== 'REJECTD')
+      .map((message) => message.id)
+      .sort(),
+  );
 }
 
 const checkDue = () => new Date(T0.getTime() + RECOVERY_CHECK_MS);

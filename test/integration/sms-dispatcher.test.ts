@@ -20,9 +20,24 @@ afterAll(() => close());
 async function newMessage(to = '447400123450', segNum = 1): Promise<number> {
   const id = nextId++;
   const message: Message = {
-    id, accountId: 1, campaignId: id, from: 'Shop', to, text: 'Hello '.repeat(segNum === 1 ? 1 : 26 * segNum), segNum, segUserBuy: 0.05, status: 'NEW',
-    uuid: `u${id}`, countryA2: 'GB', validityMinutes: 1440, createdAt: new Date().toISOString(),
-    startSendAt: null, statusUpdatedAt: null, gateway: null, gatewayMessageId: null, submitState: null,
+    id,
+    accountId: 1,
+    campaignId: id,
+    from: 'Shop',
+    to,
+    text: 'Hello '.repeat(segNum === 1 ? 1 : 26 * segNum),
+    segNum,
+    segUserBuy: 0.05,
+    status: 'NEW',
+    uuid: `u${id}`,
+    countryA2: 'GB',
+    validityMinutes: 1440,
+    createdAt: new Date().toISOString(),
+    startSendAt: null,
+    statusUpdatedAt: null,
+    gateway: null,
+    gatewayMessageId: null,
+    submitState: null,
   };
   await messages.create(message);
   return id;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ulid } from 'ulid';
 import { utcMinuteOf } from '../../shared/domain/time';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
-import { WebhookService, type WebhookEvent } from '../../shared/domain/webhooks';
+import { type WebhookEvent, WebhookService } from '../../shared/domain/webhooks';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { WebhooksRepository } from '../../shared/store/webhooks-repo';
@@ -103,7 +103,11 @@ describe('webhook attempts to refused targets', () => {
 
     // Assess
     expect(outcome).toBe('failed');
-    expect(await eventOf(eventId)).toMatchObject({ state: 'failed', attempts: 1, lastError: expect.stringContaining('127.0.0.1, a loopback address') });
+    expect(await eventOf(eventId)).toMatchObject({
+      state: 'failed',
+      attempts: 1,
+      lastError: expect.stringContaining('127.0.0.1, a loopback address'),
+    });
     expect(received).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
-import { webhookSender, type Resolve } from '../../shared/webhooks/http-sender';
+import { type Resolve, webhookSender } from '../../shared/webhooks/http-sender';
 
 /** A receiver on a loopback address that records what reaches it and answers as told. */
 class Receiver {
@@ -127,12 +127,16 @@ describe('webhookSender', () => {
     });
 
     it('follows a 301 to a relative location', async () => {
-      first.answer = (request, response) => (request.url === '/old' ? response.writeHead(301, { location: '/new' }).end() : response.writeHead(200).end());
+      first.answer = (request, response) =>
+        request.url === '/old' ? response.writeHead(301, { location: '/new' }).end() : response.writeHead(200).end();
 
       const result = await webhookSender(relaxed)(`${first.url}/old`, body, 5_000);
 
       expect(result).toEqual({ ok: true, detail: `HTTP 200 (redirected to ${first.url}/new)` });
-      expect(first.requests.map((request) => [request.path, request.body])).toEqual([['/old', body], ['/new', body]]);
+      expect(first.requests.map((request) => [request.path, request.body])).toEqual([
+        ['/old', body],
+        ['/new', body],
+      ]);
     });
 
     it('fails on a second redirect without following it', async () => {

@@ -1,5 +1,5 @@
+import { ensureTable, type LocalDynamo, startDynalite } from '../../shared/local/dynalite';
 import { createStore, type Store } from '../../shared/store/client';
-import { ensureTable, startDynalite, type LocalDynamo } from '../../shared/local/dynalite';
 
 /** An in-memory dynalite with the service's table, and a store on it. */
 export async function startTestStore(): Promise<{ store: Store; dynamo: LocalDynamo; close(): Promise<void> }> {

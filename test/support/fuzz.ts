@@ -30,15 +30,7 @@ export const OPERATIONS: Record<string, string[]> = {
     'sort[fullLink]',
   ],
   'Link/GetLinks': ['campaignId'],
-  'Message/SendSmsMessage': [
-    'recipient',
-    'text',
-    'from',
-    'params[name]',
-    'params[deferredToTs]',
-    'params[shortenLinks]',
-    'params[validity]',
-  ],
+  'Message/SendSmsMessage': ['recipient', 'text', 'from', 'params[name]', 'params[deferredToTs]', 'params[shortenLinks]', 'params[validity]'],
   'Message/GetSMSStatus': ['ids', 'ids[]'],
   'Message/List': [
     'withNumberInfo',
@@ -168,7 +160,12 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: -3, max: 2_000_000 }).map(String) },
   { weight: 1, arbitrary: fc.webUrl({ withQueryParameters: true, withFragments: true }) },
   // Long values: up to about 4,000 characters (a URL of 16 KB is refused by Node itself, with 431).
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...TRICKY), fc.nat({ max: 4000 })).map(([text, length]) => text.repeat(Math.ceil(length / Math.max(text.length, 1))).slice(0, length)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...TRICKY), fc.nat({ max: 4000 }))
+      .map(([text, length]) => text.repeat(Math.ceil(length / Math.max(text.length, 1))).slice(0, length)),
+  },
 );
 
 /** A value aimed at what exists: ids, codes and short links of the fixture. */
@@ -206,8 +203,15 @@ function typicalFor(name: string): fc.Arbitrary<string> | undefined {
   if (/Ts|[dD]ate/.test(name)) {
     const near = fc
       .tuple(fc.integer({ min: -1, max: 10_000 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), fc.integer({ min: 0, max: 25 }))
-      .map(([y, m, d, h]) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:00:00`);
-    return fc.oneof(fc.constantFrom(...DATES), near, near.map((text) => text.slice(0, 10)));
+      .map(
+        ([y, m, d, h]) =>
+          `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')} ${String(h).padStart(2, '0')}:00:00`,
+      );
+    return fc.oneof(
+      fc.constantFrom(...DATES),
+      near,
+      near.map((text) => text.slice(0, 10)),
+    );
   }
   if (name === 'type') return fc.constantFrom('monthly', 'daily', 'hourly', 'minute', 'Monthly', 'weekly');
   if (name.startsWith('sort[')) return fc.constantFrom('ASC', 'DESC', 'asc', 'up');
@@ -217,8 +221,21 @@ function typicalFor(name: string): fc.Arbitrary<string> | undefined {
 
 /** Names as clients get them wrong: other entities' fields, nested brackets, hostile keys. */
 const strayName: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('data', 'criteria', 'ids[][]', 'data[]', 'apiKey', 'output', 'api', '__proto__[x]', 'constructor[prototype][x]', 'a[b][c][d][e][f][g]'),
-  fc.tuple(fc.constantFrom('sort', 'criteria', 'data', 'params', 'pagination'), fc.constantFrom(...TRICKY.filter((value) => value.length < 50))).map(([group, key]) => `${group}[${key}]`),
+  fc.constantFrom(
+    'data',
+    'criteria',
+    'ids[][]',
+    'data[]',
+    'apiKey',
+    'output',
+    'api',
+    '__proto__[x]',
+    'constructor[prototype][x]',
+    'a[b][c][d][e][f][g]',
+  ),
+  fc
+    .tuple(fc.constantFrom('sort', 'criteria', 'data', 'params', 'pagination'), fc.constantFrom(...TRICKY.filter((value) => value.length < 50)))
+    .map(([group, key]) => `${group}[${key}]`),
 );
 
 export function call(fixture: Fixture): fc.Arbitrary<Call> {

@@ -1,4 +1,4 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 /** The real `npm start` entry (bin/serve.ts) and admin CLI as separate processes. */

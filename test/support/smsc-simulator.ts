@@ -38,7 +38,15 @@ export async function startSmscSimulator(options: { reportDelayMs?: number } = {
       // The concatenation element: 00 03 reference parts part
       const concatenation = message?.udh?.find((element) => element[0] === 0x00 && element[1] === 0x03);
       const partOf = concatenation ? ([concatenation[4], concatenation[3]] as [number, number]) : undefined;
-      submits.push({ id, to, from: String(pdu.source_addr), part, partOf, dataCoding: Number(pdu.data_coding), text: String(message?.message ?? '') });
+      submits.push({
+        id,
+        to,
+        from: String(pdu.source_addr),
+        part,
+        partOf,
+        dataCoding: Number(pdu.data_coding),
+        text: String(message?.message ?? ''),
+      });
       session.send(pdu.response({ message_id: id }));
       const stat = statFor(to, partOf?.[0] ?? 1);
       if (stat === undefined) return;
@@ -49,7 +57,9 @@ export async function startSmscSimulator(options: { reportDelayMs?: number } = {
           source_addr: to,
           destination_addr: pdu.source_addr,
           esm_class: 0x04,
-          short_message: { message: `id:${id} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:${date} done date:${date} stat:${stat} err:000 text:` },
+          short_message: {
+            message: `id:${id} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:${date} done date:${date} stat:${stat} err:000 text:`,
+          },
           receipted_message_id: id,
           message_state: MESSAGE_STATE[stat],
         });

@@ -47,7 +47,14 @@ describe('sortBy and page', () => {
   ];
 
   it('sorts by each field in turn', () => {
-    const sorted = sortBy(rows, [{ field: 'n', direction: 'DESC' }, { field: 'name', direction: 'ASC' }], (row, field) => row[field as 'n' | 'name']);
+    const sorted = sortBy(
+      rows,
+      [
+        { field: 'n', direction: 'DESC' },
+        { field: 'name', direction: 'ASC' },
+      ],
+      (row, field) => row[field as 'n' | 'name'],
+    );
     expect(sorted.map((row) => row.name)).toEqual(['a', 'b', 'c']);
   });
 

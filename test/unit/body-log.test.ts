@@ -4,7 +4,7 @@ describe('BodyLog', () => {
   it('gives back what was appended, in order, with its time, and nothing once empty', () => {
     const log = new BodyLog();
     const bodies = ['{"a":1}', 'Привет, мир', '😀 emoji', '', 'x'.repeat(10_000)];
-    bodies.forEach((body, index) => log.append(body, 1000 + index));
+    for (const [index, body] of bodies.entries()) log.append(body, 1000 + index);
     expect(log.size).toBe(5);
     expect(log.peekAll()).toEqual(bodies);
     expect(bodies.map(() => log.take())).toEqual(bodies.map((body, index) => ({ body, at: 1000 + index })));

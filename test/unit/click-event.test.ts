@@ -1,4 +1,4 @@
-import { clickEventBody, type ClickEvent } from '../../shared/domain/clicks';
+import { type ClickEvent, clickEventBody } from '../../shared/domain/clicks';
 import { isoInstant } from '../../shared/domain/time';
 
 describe('click events on the queue', () => {

@@ -1,4 +1,4 @@
-import { cachedLink, LinkCache, type CachedLink } from '../../shared/domain/link-cache';
+import { type CachedLink, cachedLink, LinkCache } from '../../shared/domain/link-cache';
 
 const link = (id: number): CachedLink => ({
   id,
@@ -66,7 +66,18 @@ describe('LinkCache', () => {
 describe('cachedLink', () => {
   it('works out the redirect target once, keeping fullLink as the user gave it', () => {
     // Prepare
-    const stored = { ...link(1), fullLink: 'пример.рф/акция', moderatorComment: null, comment: null, expirationDate: null, clickCnt: 0, redirectCnt: 0, createdAt: '2026-11-23T00:00:00.000Z', campaignId: null, trackingCode: null };
+    const stored = {
+      ...link(1),
+      fullLink: 'пример.рф/акция',
+      moderatorComment: null,
+      comment: null,
+      expirationDate: null,
+      clickCnt: 0,
+      redirectCnt: 0,
+      createdAt: '2026-11-23T00:00:00.000Z',
+      campaignId: null,
+      trackingCode: null,
+    };
 
     // Act
     const cached = cachedLink(stored);

@@ -1,4 +1,4 @@
-import { LinkCodec, isCodeShaped } from '../../shared/domain/link-code';
+import { isCodeShaped, LinkCodec } from '../../shared/domain/link-code';
 
 describe('LinkCodec', () => {
   const codec = new LinkCodec('k'.repeat(64));

@@ -22,9 +22,13 @@ function slowLinks() {
         return found;
       },
     },
-    release: () => waiting.splice(0).forEach((resolve) => resolve()),
+    release: () => {
+      for (const resolve of waiting.splice(0)) resolve();
+    },
     /** Lets the reads finish in the opposite order they were made. */
-    releaseNewestFirst: () => waiting.splice(0).reverse().forEach((resolve) => resolve()),
+    releaseNewestFirst: () => {
+      for (const resolve of waiting.splice(0).reverse()) resolve();
+    },
     reads: () => reads,
   };
 }

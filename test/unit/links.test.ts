@@ -69,45 +69,73 @@ describe('fullLinkProblem for links back to this service or this machine', () =>
     expect(fullLinkProblem(url, 'sho.rt')).toBe(local);
   });
 
-  it.each(['https://SHO.RT/abcd', 'https://sho.rt./abcd', 'http://sho.rt:8443/abcd', 'sho．rt/abcd', 'https://ｓｈｏ.ｒｔ/', 'https://sh\u00ADo.rt/'])(
-    'refuses %s as the short-link host',
-    (url) => {
-      expect(fullLinkProblem(url, 'sho.rt')).toBe(own);
-    },
-  );
+  it.each([
+    'https://SHO.RT/abcd',
+    'https://sho.rt./abcd',
+    'http://sho.rt:8443/abcd',
+    'sho．rt/abcd',
+    'https://ｓｈｏ.ｒｔ/',
+    'https://sh\u00ADo.rt/',
+  ])('refuses %s as the short-link host', (url) => {
+    expect(fullLinkProblem(url, 'sho.rt')).toBe(own);
+  });
 
   it('compares the short-link host as WHATWG spells it: IDN, a final dot, IPv4 forms', () => {
     expect(fullLinkProblem('https://ПРИМЕР.РФ/abcd', new URL('https://пример.рф').hostname)).toBe(own);
     expect(fullLinkProblem('https://xn--e1afmkfd.xn--p1ai./abcd', new URL('https://пример.рф').hostname)).toBe(own);
     expect(fullLinkProblem('https://sho.rt/abcd', new URL('https://sho.rt.').hostname)).toBe(own);
-    for (const url of ['http://203.0.113.5/abcd', 'http://0xcb.0.113.5/', 'http://3405803781/', 'http://[::ffff:203.0.113.5]/', 'http://[::ffff:cb00:7105]/']) {
+    for (const url of [
+      'http://203.0.113.5/abcd',
+      'http://0xcb.0.113.5/',
+      'http://3405803781/',
+      'http://[::ffff:203.0.113.5]/',
+      'http://[::ffff:cb00:7105]/',
+    ]) {
       expect(fullLinkProblem(url, '203.0.113.5')).toBe(own);
     }
     expect(fullLinkProblem('http://[2001:db8::0:1]/', '[2001:db8::1]')).toBe(own);
   });
 
-  it.each(['http://10.1.2.3/', 'http://192.168.0.10/', 'http://172.16.0.1/', 'http://[fd00::1]/', 'http://intranet.corp.example/', 'http://128.0.0.1/', 'http://[fec0::1]/', 'http://localhost.example.com/'])(
-    'accepts %s: private and other addresses are not local',
-    (url) => {
-      expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
-    },
-  );
+  it.each([
+    'http://10.1.2.3/',
+    'http://192.168.0.10/',
+    'http://172.16.0.1/',
+    'http://[fd00::1]/',
+    'http://intranet.corp.example/',
+    'http://128.0.0.1/',
+    'http://[fec0::1]/',
+    'http://localhost.example.com/',
+  ])('accepts %s: private and other addresses are not local', (url) => {
+    expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
+  });
 });
 
 describe('fullLinkProblem and redirectTarget agree', () => {
-  it.each(['https://example.com/привет', 'https://пример.рф/', 'https://example.com/😀?q=😀#😀', 'https://example．com/', 'https://example.com/é', 'http://😀.com/'])(
-    'accepts %s, which redirectTarget serializes in ASCII',
-    (url) => {
-      expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
-      expect(redirectTarget(url)).toMatch(/^[\x21-\x7e]+$/);
-    },
-  );
+  it.each([
+    'https://example.com/привет',
+    'https://пример.рф/',
+    'https://example.com/😀?q=😀#😀',
+    'https://example．com/',
+    'https://example.com/é',
+    'http://😀.com/',
+  ])('accepts %s, which redirectTarget serializes in ASCII', (url) => {
+    expect(fullLinkProblem(url, 'sho.rt')).toBeUndefined();
+    expect(redirectTarget(url)).toMatch(/^[\x21-\x7e]+$/);
+  });
 
   it('serializes every full link it accepts to an ASCII URL, whatever the characters', () => {
     const text = fc.string({ unit: 'grapheme', maxLength: 40 });
     const fullLinks = fc.oneof(
       fc.webUrl({ withQueryParameters: true, withFragments: true }),
-      fc.tuple(fc.constantFrom('https://', 'http://', '', '//'), text, fc.constantFrom('.com', '.рф', '．com', ''), fc.constantFrom('/', '?', '#', ''), text).map((parts) => parts.join('')),
+      fc
+        .tuple(
+          fc.constantFrom('https://', 'http://', '', '//'),
+          text,
+          fc.constantFrom('.com', '.рф', '．com', ''),
+          fc.constantFrom('/', '?', '#', ''),
+          text,
+        )
+        .map((parts) => parts.join('')),
     );
     let accepted = 0;
     fc.assert(
@@ -122,9 +150,12 @@ describe('fullLinkProblem and redirectTarget agree', () => {
     expect(accepted).toBeGreaterThan(500);
   });
 
-  it.each(['http://exa\u200dmple.com/', 'http://xn--/', 'https://example.com:99999/', 'http://[::1/', 'http://a..b.com/'])('refuses %j, which is no URL', (url) => {
-    expect(fullLinkProblem(url, 'sho.rt')).toBe('Invalid URL');
-  });
+  it.each(['http://exa\u200dmple.com/', 'http://xn--/', 'https://example.com:99999/', 'http://[::1/', 'http://a..b.com/'])(
+    'refuses %j, which is no URL',
+    (url) => {
+      expect(fullLinkProblem(url, 'sho.rt')).toBe('Invalid URL');
+    },
+  );
 });
 
 describe('redirectTarget', () => {

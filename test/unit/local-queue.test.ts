@@ -40,7 +40,11 @@ describe('LocalQueue', () => {
     const seen: { body: string; count: string }[] = [];
     q.consume(async (event) => {
       for (const r of event.Records) seen.push({ body: r.body, count: r.attributes.ApproximateReceiveCount });
-      return { batchItemFailures: event.Records.filter((r) => r.body === 'b' && r.attributes.ApproximateReceiveCount === '1').map((r) => ({ itemIdentifier: r.messageId })) };
+      return {
+        batchItemFailures: event.Records.filter((r) => r.body === 'b' && r.attributes.ApproximateReceiveCount === '1').map((r) => ({
+          itemIdentifier: r.messageId,
+        })),
+      };
     });
 
     // Act
@@ -121,7 +125,9 @@ describe('LocalQueue', () => {
     for (let i = 0; i < 10; i++) q.send(String(i));
     while (release.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const startedBeforeRelease = release.length;
-    const finish = setInterval(() => release.splice(0).forEach((resolve) => resolve()), 5);
+    const finish = setInterval(() => {
+      for (const resolve of release.splice(0)) resolve();
+    }, 5);
     await q.drain();
     clearInterval(finish);
 

@@ -5,7 +5,9 @@ import { runInNewContext } from 'node:vm';
 /** The CloudFront Function that lowercases module and method, run as CloudFront would: plain JS, one `handler`. */
 const source = readFileSync(join(__dirname, '..', '..', 'lib', 'lowercase-operation.js'), 'utf8');
 const handler = runInNewContext(`${source}; handler`) as (event: unknown) => { uri: string; querystring: unknown };
-const request = (uri: string) => ({ request: { method: 'POST', uri, querystring: { apiKey: { value: 'K' }, output: { value: 'json' } }, headers: {} } });
+const request = (uri: string) => ({
+  request: { method: 'POST', uri, querystring: { apiKey: { value: 'K' }, output: { value: 'json' } }, headers: {} },
+});
 
 describe('CloudFront lowercase-operation function', () => {
   it.each([

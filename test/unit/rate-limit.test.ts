@@ -34,7 +34,10 @@ describe('RateLimiter', () => {
     // Assess
     expect(first).toBe(10);
     expect(() => limiter.admit(account)).toThrow(
-      expect.objectContaining({ kind: 'rateLimited', message: 'Rate limit exceeded: this account may make 5 requests a second (10 at once); try again in 0.2 s' }),
+      expect.objectContaining({
+        kind: 'rateLimited',
+        message: 'Rate limit exceeded: this account may make 5 requests a second (10 at once); try again in 0.2 s',
+      }),
     );
   });
 

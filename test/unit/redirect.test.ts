@@ -1,9 +1,16 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { redirect, type RedirectDeps } from '../../shared/api/redirect';
+import { type RedirectDeps, redirect } from '../../shared/api/redirect';
 import type { CachedLink } from '../../shared/domain/link-cache';
 
 const link: CachedLink = {
-  id: 5, accountId: 2, code: 'ab12', fullLink: 'example.com/x', status: 1, moderatorStatus: 1, expiresAt: null, target: 'http://example.com/x',
+  id: 5,
+  accountId: 2,
+  code: 'ab12',
+  fullLink: 'example.com/x',
+  status: 1,
+  moderatorStatus: 1,
+  expiresAt: null,
+  target: 'http://example.com/x',
 };
 const event = (method: string, path: string): APIGatewayProxyEventV2 =>
   ({ rawPath: path, requestContext: { http: { method, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } } }) as APIGatewayProxyEventV2;
@@ -23,7 +30,9 @@ describe('redirect', () => {
   it.each(['hit', 'miss'] as const)('sends a found link on and queues its click, whether the cache had it or not (%s)', async (found) => {
     const { deps: d, sent } = deps({ found });
     expect(await redirect(event('GET', '/AB12/'), d)).toMatchObject({ statusCode: 302, headers: { location: 'http://example.com/x' } });
-    expect(sent.map((body) => JSON.parse(body))).toEqual([{ linkId: 5, accountId: 2, at: '2026-11-23T10:00:00.000Z', visitor: 'human', redirected: true }]);
+    expect(sent.map((body) => JSON.parse(body))).toEqual([
+      { linkId: 5, accountId: 2, at: '2026-11-23T10:00:00.000Z', visitor: 'human', redirected: true },
+    ]);
   });
 
   it('still redirects when the click cannot be queued', async () => {

@@ -21,12 +21,17 @@ describe('secrets from the environment or SSM Parameter Store', () => {
     const values = [await read(), await read()];
     // Assess
     expect(values).toEqual(['from-ssm', 'from-ssm']);
-    expect(ssm.commandCalls(GetParameterCommand).map((call) => call.args[0].input)).toEqual([{ Name: '/shortsms/kannel-password', WithDecryption: true }]);
+    expect(ssm.commandCalls(GetParameterCommand).map((call) => call.args[0].input)).toEqual([
+      { Name: '/shortsms/kannel-password', WithDecryption: true },
+    ]);
   });
 
   it('tries again after a failed read', async () => {
     // Prepare
-    ssm.on(GetParameterCommand).rejectsOnce(new Error('throttled')).resolves({ Parameter: { Value: 'second time' } });
+    ssm
+      .on(GetParameterCommand)
+      .rejectsOnce(new Error('throttled'))
+      .resolves({ Parameter: { Value: 'second time' } });
     const read = secretReader({ parameter: '/p' }, 'eu-west-1');
     // Act and assess
     await expect(read()).rejects.toThrow('throttled');
@@ -42,12 +47,28 @@ describe('secrets from the environment or SSM Parameter Store', () => {
       DLR_SECRET_PARAMETER: '/shortsms/dlr-secret',
       DLR_BASE_URL: 'https://api.example.com',
     });
-    expect(config.kannel).toMatchObject({ password: { parameter: '/shortsms/kannel-password' }, reportSecret: { parameter: '/shortsms/dlr-secret' } });
-    expect(() => readConfig({ SMS_GATEWAY: 'kannel', KANNEL_SENDSMS_URL: 'http://k', KANNEL_USERNAME: 'u', DLR_SECRET: 'x'.repeat(16), DLR_BASE_URL: 'https://a' })).toThrow(
-      'Missing required setting KANNEL_PASSWORD or KANNEL_PASSWORD_PARAMETER',
-    );
-    expect(() => readConfig({ SMS_GATEWAY: 'kannel', KANNEL_SENDSMS_URL: 'http://k', KANNEL_USERNAME: 'u', KANNEL_PASSWORD: 'p', DLR_SECRET: 'short', DLR_BASE_URL: 'https://a' })).toThrow(
-      'DLR_SECRET must be at least 16 characters',
-    );
+    expect(config.kannel).toMatchObject({
+      password: { parameter: '/shortsms/kannel-password' },
+      reportSecret: { parameter: '/shortsms/dlr-secret' },
+    });
+    expect(() =>
+      readConfig({
+        SMS_GATEWAY: 'kannel',
+        KANNEL_SENDSMS_URL: 'http://k',
+        KANNEL_USERNAME: 'u',
+        DLR_SECRET: 'x'.repeat(16),
+        DLR_BASE_URL: 'https://a',
+      }),
+    ).toThrow('Missing required setting KANNEL_PASSWORD or KANNEL_PASSWORD_PARAMETER');
+    expect(() =>
+      readConfig({
+        SMS_GATEWAY: 'kannel',
+        KANNEL_SENDSMS_URL: 'http://k',
+        KANNEL_USERNAME: 'u',
+        KANNEL_PASSWORD: 'p',
+        DLR_SECRET: 'short',
+        DLR_BASE_URL: 'https://a',
+      }),
+    ).toThrow('DLR_SECRET must be at least 16 characters');
   });
 });

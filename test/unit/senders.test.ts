@@ -1,4 +1,4 @@
-import { EMPTY_SENDING_SETTINGS, type Account } from '../../shared/domain/accounts';
+import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { AppError } from '../../shared/domain/errors';
 import { isValidSignature, resolveSender, segmentPrice } from '../../shared/domain/senders';
 

@@ -6,7 +6,13 @@ describe('SimulatorGateway', () => {
 
   async function outcome(to: string) {
     const reports: DeliveryReport[] = [];
-    const gateway = new SimulatorGateway({ report: async (report) => (reports.push(report), true), latencyMs: 1 });
+    const gateway = new SimulatorGateway({
+      report: async (report) => {
+        reports.push(report);
+        return true;
+      },
+      latencyMs: 1,
+    });
     const result = await gateway.submit(sms(to));
     await new Promise((resolve) => setTimeout(resolve, 20));
     return { result, statuses: reports.map((report) => report.status) };

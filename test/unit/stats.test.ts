@@ -4,7 +4,12 @@ describe('bucketsOf', () => {
   it('buckets a click by the account zone, including half-hour offsets', () => {
     const at = new Date('2026-11-30T20:10:30Z');
     expect(bucketsOf(at, 'UTC')).toEqual({ monthly: '2026-11', daily: '2026-11-30', hourly: '2026-11-30 20:00', minute: '2026-11-30 20:10' });
-    expect(bucketsOf(at, 'Asia/Tashkent')).toEqual({ monthly: '2026-12', daily: '2026-12-01', hourly: '2026-12-01 01:00', minute: '2026-12-01 01:10' });
+    expect(bucketsOf(at, 'Asia/Tashkent')).toEqual({
+      monthly: '2026-12',
+      daily: '2026-12-01',
+      hourly: '2026-12-01 01:00',
+      minute: '2026-12-01 01:10',
+    });
     // UTC−03:30 (Newfoundland standard time): local hours start at half past UTC hours.
     expect(bucketsOf(new Date('2026-12-01T03:20:00Z'), 'America/St_Johns')).toEqual({
       monthly: '2026-11',

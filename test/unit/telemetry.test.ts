@@ -7,7 +7,11 @@ describe('telemetry', () => {
     // Prepare: as on Lambda
     jest.resetModules();
     const saved = { ...process.env };
-    Object.assign(process.env, { AWS_LAMBDA_FUNCTION_NAME: 'shortsms-sms-worker', POWERTOOLS_SERVICE_NAME: 'shortsms', POWERTOOLS_METRICS_NAMESPACE: 'shortsms' });
+    Object.assign(process.env, {
+      AWS_LAMBDA_FUNCTION_NAME: 'shortsms-sms-worker',
+      POWERTOOLS_SERVICE_NAME: 'shortsms',
+      POWERTOOLS_METRICS_NAMESPACE: 'shortsms',
+    });
     delete process.env.POWERTOOLS_METRICS_DISABLED;
     delete process.env.POWERTOOLS_DEV;
     const lines: string[] = [];
@@ -25,7 +29,11 @@ describe('telemetry', () => {
     }
     // Assess
     const emf = lines.map((line) => JSON.parse(line)).find((entry) => entry._aws);
-    expect(emf).toMatchObject({ SmsAccepted: 3, service: 'shortsms', _aws: { CloudWatchMetrics: [{ Namespace: 'shortsms', Metrics: [{ Name: 'SmsAccepted', Unit: 'Count' }] }] } });
+    expect(emf).toMatchObject({
+      SmsAccepted: 3,
+      service: 'shortsms',
+      _aws: { CloudWatchMetrics: [{ Namespace: 'shortsms', Metrics: [{ Name: 'SmsAccepted', Unit: 'Count' }] }] },
+    });
   });
 
   it('keeps metrics off outside Lambda', async () => {

@@ -20,19 +20,27 @@ describe('text limits', () => {
     expect(isLongerThan('😀'.repeat(256), 255)).toBe(true);
     expect(isLongerThan(`a${ACUTE.repeat(1600)}`, 255)).toBe(true);
     expect(isLongerThan(`e${ACUTE}`.repeat(128), 255)).toBe(true);
-    expect(isLongerThan(`e${ACUTE}`.repeat(127) + 'e', 255)).toBe(false);
+    expect(isLongerThan(`e${ACUTE}`.repeat(127).concat('e'), 255)).toBe(false);
   });
 
   it('agrees with counting for any text, whatever its length against the limit', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), fc.nat(100), (value, max) => isLongerThan(value, max) === characterCount(value) > max),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 80 }),
+        fc.nat(100),
+        (value, max) => isLongerThan(value, max) === characterCount(value) > max,
+      ),
     );
   });
 
   it('bounds the UTF-8 size of any text within a limit, lone surrogates included', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.oneof(fc.constant('\ud83d'), fc.constant('\udc00'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 80 }), (value) =>
-        Buffer.byteLength(value, 'utf8') <= maxBytes(characterCount(value)),
+      fc.property(
+        fc.string({
+          unit: fc.oneof(fc.constant('\ud83d'), fc.constant('\udc00'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+          maxLength: 80,
+        }),
+        (value) => Buffer.byteLength(value, 'utf8') <= maxBytes(characterCount(value)),
       ),
     );
   });

@@ -1,4 +1,12 @@
-import { calendarDateProblem, endOfLocalDay, formatResponseTs, isCalendarDate, isSupportedDate, localDate, parseRequestTs } from '../../shared/domain/time';
+import {
+  calendarDateProblem,
+  endOfLocalDay,
+  formatResponseTs,
+  isCalendarDate,
+  isSupportedDate,
+  localDate,
+  parseRequestTs,
+} from '../../shared/domain/time';
 
 describe('time', () => {
   const instant = new Date('2026-03-01T19:30:05Z');

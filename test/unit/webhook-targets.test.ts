@@ -1,5 +1,5 @@
 import { readConfig } from '../../shared/config';
-import { addressProblem, webhookTargetProblem, type WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
+import { addressProblem, type WebhookTargetPolicy, webhookTargetProblem } from '../../shared/domain/webhook-targets';
 
 describe('webhook target policy', () => {
   const strict: WebhookTargetPolicy = { allowPrivate: false, ownBases: ['https://sho.rt'] };
@@ -40,13 +40,18 @@ describe('webhook target policy', () => {
       ['64:ff9b::7f00:1', 'loopback'],
       ['64:ff9b::a9fe:a9fe', 'link-local'],
     ])('refuses %s, a %s address', (address, kind) => {
-      expect(addressProblem(address, strict)).toMatch(new RegExp(`^${escape(address)}, an? ${escape(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`));
+      expect(addressProblem(address, strict)).toMatch(
+        new RegExp(`^${escapeRegExp(address)}, an? ${escapeRegExp(kind)} address \\(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\\)$`),
+      );
       expect(addressProblem(address, relaxed)).toBeUndefined();
     });
 
-    it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])('accepts %s, a public address', (address) => {
-      expect(addressProblem(address, strict)).toBeUndefined();
-    });
+    it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
+      'accepts %s, a public address',
+      (address) => {
+        expect(addressProblem(address, strict)).toBeUndefined();
+      },
+    );
 
     it('refuses what is not an address', () => {
       expect(addressProblem('example.com', relaxed)).toBe('example.com, not an IP address');
@@ -82,14 +87,21 @@ describe('webhook target policy', () => {
       ['http://[fe80::1]/', 'fe80::1, a link-local'],
       ['http://100.64.1.1/', '100.64.1.1, a private (carrier-grade NAT)'],
     ])('refuses %s, an address that is not public', (url, problem) => {
-      expect(webhookTargetProblem(url, strict)).toBe(`Webhook URL must not point at ${problem} address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`);
+      expect(webhookTargetProblem(url, strict)).toBe(
+        `Webhook URL must not point at ${problem} address (WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets)`,
+      );
       expect(webhookTargetProblem(url, relaxed)).toBeUndefined();
     });
 
-    it.each(['http://localhost:3000/', 'http://LOCALHOST./', 'http://hooks.localhost/'])('refuses %s, a loopback name, unless private targets are allowed', (url) => {
-      expect(webhookTargetProblem(url, strict)).toMatch(/^Webhook URL must not point at [a-z.]+, a loopback name \(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\)$/);
-      expect(webhookTargetProblem(url, relaxed)).toBeUndefined();
-    });
+    it.each(['http://localhost:3000/', 'http://LOCALHOST./', 'http://hooks.localhost/'])(
+      'refuses %s, a loopback name, unless private targets are allowed',
+      (url) => {
+        expect(webhookTargetProblem(url, strict)).toMatch(
+          /^Webhook URL must not point at [a-z.]+, a loopback name \(WEBHOOK_ALLOW_PRIVATE_TARGETS=1 allows private targets\)$/,
+        );
+        expect(webhookTargetProblem(url, relaxed)).toBeUndefined();
+      },
+    );
 
     it.each(['https://sho.rt/service/Link/Delete?ids=2', 'http://sho.rt/x', 'https://SHO.RT./x', 'https://sho.rt:443/x', 'http://sho.rt:80/'])(
       'refuses %s, the service itself, even with private targets allowed',
@@ -100,7 +112,9 @@ describe('webhook target policy', () => {
 
     it('tells the service itself from another program on the same local host by the port', () => {
       const local: WebhookTargetPolicy = { allowPrivate: true, ownBases: ['http://127.0.0.1:8080'] };
-      expect(webhookTargetProblem('http://127.0.0.1:8080/service/Link/Delete', local)).toBe('Webhook URL must not point at this service (127.0.0.1:8080)');
+      expect(webhookTargetProblem('http://127.0.0.1:8080/service/Link/Delete', local)).toBe(
+        'Webhook URL must not point at this service (127.0.0.1:8080)',
+      );
       expect(webhookTargetProblem('http://127.0.0.1:9090/hook', local)).toBeUndefined();
     });
 
@@ -122,6 +136,6 @@ describe('WEBHOOK_ALLOW_PRIVATE_TARGETS', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { gapAfterAttempt, signEvent, webhookPayload, type WebhookEvent } from '../../shared/domain/webhooks';
+import { gapAfterAttempt, signEvent, type WebhookEvent, webhookPayload } from '../../shared/domain/webhooks';
 
 describe('webhook events (SPEC §7)', () => {
   const event: WebhookEvent = {

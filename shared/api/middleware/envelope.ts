@@ -1,10 +1,10 @@
 import type middy from '@middy/core';
 import { AppError } from '../../domain/errors';
+import { count, logger } from '../../telemetry';
 import { envelopeResponse, type OutputFormat } from '../envelope';
 import { RESULT_CODE, resultCodeOf } from '../result-codes';
 import type { ApiEvent, ApiResult } from '../types';
 import { queryParameter } from './transport';
-import { count, logger } from '../../telemetry';
 
 /**
  * Wraps what an operation returns in the `{code, data, message}` envelope, and turns
@@ -20,19 +20,13 @@ export function apiEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
     const output = outputOf(request.event);
     const error = request.error;
     if (error instanceof AppError) {
-      request.response = envelopeResponse(
-        { code: resultCodeOf(error.kind), data: error.fields ?? null, message: error.message },
-        output,
-      );
+      request.response = envelopeResponse({ code: resultCodeOf(error.kind), data: error.fields ?? null, message: error.message }, output);
       return;
     }
     const requestId = request.context?.awsRequestId ?? request.event.requestContext?.requestId ?? 'unknown';
     logger.error('Unexpected error', { requestId, error: describe(error) });
     count('ApiUnexpectedErrors');
-    request.response = envelopeResponse(
-      { code: RESULT_CODE.internal, data: null, message: `Unexpected error; request id ${requestId}` },
-      output,
-    );
+    request.response = envelopeResponse({ code: RESULT_CODE.internal, data: null, message: `Unexpected error; request id ${requestId}` }, output);
   };
 
   return { after: apiEnvelopeAfter, onError: apiEnvelopeOnError };

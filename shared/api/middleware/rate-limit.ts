@@ -5,7 +5,9 @@ import type { ApiEvent, ApiResult } from '../types';
 /** Code 30 when the calling account is over its request rate; runs after apiKeyAuth, before any work. */
 export function accountRateLimit(limiter: RateLimiter): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const accountRateLimitBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = (request) => {
-    limiter.admit(request.event.account!);
+    const account = request.event.account;
+    if (!account) throw new Error('accountRateLimit runs after apiKeyAuth');
+    limiter.admit(account);
   };
   return { before: accountRateLimitBefore };
 }

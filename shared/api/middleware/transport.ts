@@ -1,5 +1,5 @@
+import { type ParsedUrlQuery, parse as parseQueryString } from 'node:querystring';
 import type middy from '@middy/core';
-import { parse as parseQueryString, type ParsedUrlQuery } from 'node:querystring';
 import qs from 'qs';
 import { AppError } from '../../domain/errors';
 import { echo, type Params } from '../params';
@@ -85,8 +85,8 @@ export function formContentType(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const formContentTypeBefore: middy.MiddlewareFn<ApiEvent, ApiResult> = async (request) => {
     const headers = request.event.headers;
     const name = headers && Object.keys(headers).find((header) => header.toLowerCase() === 'content-type');
-    if (!name) return;
-    const value = headers[name]!;
+    const value = name === undefined ? undefined : headers[name];
+    if (name === undefined || value === undefined) return;
     delete headers[name];
     headers['content-type'] = value.replace(/^[^;]*/, (mediaType) => mediaType.trim().toLowerCase());
   };

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { apiRuntime } from '../../api-runtime';
+import { requireShortLinkBase } from '../../config';
 import { AppError } from '../../domain/errors';
 import { fullLinkProblem } from '../../domain/full-link-rules';
-import { requireShortLinkBase } from '../../config';
-import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, parseWith, text } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';

@@ -1,5 +1,5 @@
-import { AppError } from '../../domain/errors';
 import { apiRuntime } from '../../api-runtime';
+import { AppError } from '../../domain/errors';
 import { isGiven, listOf } from '../params';
 import type { Operation } from '../types';
 

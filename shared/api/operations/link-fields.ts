@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { calendarDateProblem } from '../../domain/time';
 import { MAX_COMMENT_LENGTH } from '../../domain/links';
+import { calendarDateProblem } from '../../domain/time';
 import { flag, maxCharacters, text } from '../params';
 
 /** Schemas for the `data[...]` fields Link/Create and Link/Update share. */

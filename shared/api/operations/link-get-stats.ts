@@ -1,8 +1,8 @@
-import { AppError } from '../../domain/errors';
-import { MAX_STATS_IDS } from '../../domain/stats-service';
-import { isStatsType, STATS_TYPES } from '../../domain/stats';
-import { parseRequestTs } from '../../domain/time';
 import { apiRuntime } from '../../api-runtime';
+import { AppError } from '../../domain/errors';
+import { isStatsType, STATS_TYPES } from '../../domain/stats';
+import { MAX_STATS_IDS } from '../../domain/stats-service';
+import { parseRequestTs } from '../../domain/time';
 import { criteriaOf, scalar } from '../list-params';
 import { isGiven, listOf } from '../params';
 import type { Operation } from '../types';

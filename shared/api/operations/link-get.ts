@@ -1,6 +1,6 @@
+import { apiRuntime } from '../../api-runtime';
 import { AppError } from '../../domain/errors';
 import type { LinkRef } from '../../domain/link-service';
-import { apiRuntime } from '../../api-runtime';
 import { isGiven } from '../params';
 import { presentLink } from '../present';
 import type { Operation } from '../types';
@@ -14,8 +14,8 @@ export const linkGet: Operation = async ({ params, account }) => {
 
 function linkRef(params: Record<string, unknown>): LinkRef {
   const given = (['id', 'code', 'shortLink'] as const).filter((name) => isGiven(params[name]));
-  if (given.length !== 1) throw new AppError('limit', 'Pass exactly one of id, code or shortLink');
-  const name = given[0]!;
+  const [name] = given;
+  if (given.length !== 1 || name === undefined) throw new AppError('limit', 'Pass exactly one of id, code or shortLink');
   const value = params[name];
   if (typeof value !== 'string') throw new AppError('limit', `${name} must be a single value`);
   const trimmed = value.trim();

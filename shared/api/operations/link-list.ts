@@ -1,8 +1,8 @@
+import { apiRuntime } from '../../api-runtime';
+import type { Account } from '../../domain/accounts';
 import { AppError } from '../../domain/errors';
 import type { LinkQuery, LinkSortField } from '../../domain/link-service';
-import type { Account } from '../../domain/accounts';
 import { parseRequestTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
 import { presentLink } from '../present';
 import type { Operation } from '../types';

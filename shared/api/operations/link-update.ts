@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { AppError } from '../../domain/errors';
 import { apiRuntime } from '../../api-runtime';
+import { AppError } from '../../domain/errors';
 import { isGiven, isRecord, parseWith } from '../params';
 import type { Operation } from '../types';
 import { blankAsAbsent, comment, expirationDate, linkStatus } from './link-fields';

@@ -1,6 +1,6 @@
+import { apiRuntime } from '../../api-runtime';
 import { AppError } from '../../domain/errors';
 import { formatResponseTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { listOf } from '../params';
 import type { Operation } from '../types';
 

@@ -1,11 +1,11 @@
+import { apiRuntime } from '../../api-runtime';
+import type { Account } from '../../domain/accounts';
 import { CAMPAIGN_STATUSES } from '../../domain/campaigns';
 import { AppError } from '../../domain/errors';
 import type { MessageQuery, MessageSortField } from '../../domain/message-service';
 import { isMessageStatus } from '../../domain/message-status';
-import type { Account } from '../../domain/accounts';
 import { numberInfo } from '../../domain/phone';
 import { formatResponseTs, parseRequestTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
 import { echo, listOf } from '../params';
 import type { Operation } from '../types';
@@ -17,7 +17,8 @@ const MAX_CAMPAIGN_IDS = 100;
 
 /** Message/List: criteria, pagination, sort and withNumberInfo; items as in interface spec §2.2. */
 export const messageList: Operation = async ({ params, account }) => {
-  const withNumberInfo = params.withNumberInfo === undefined || params.withNumberInfo === '' ? '0' : scalar(params.withNumberInfo, 'withNumberInfo').trim();
+  const withNumberInfo =
+    params.withNumberInfo === undefined || params.withNumberInfo === '' ? '0' : scalar(params.withNumberInfo, 'withNumberInfo').trim();
   if (withNumberInfo !== '0' && withNumberInfo !== '1') throw new AppError('limit', 'withNumberInfo must be 0 or 1');
   const found = await apiRuntime().messages.list(account, messageQuery(params, account));
   const zone = account.timeZone;
@@ -54,7 +55,8 @@ function messageQuery(params: Record<string, unknown>, account: Account): Messag
   const ids = (name: string) => {
     if (criteria[name] === undefined) return undefined;
     const list = listOf(criteria[name]);
-    if (list === undefined || list.some((id) => !/^\d{1,15}$/.test(id))) throw new AppError('limit', `criteria[${name}] must be ids, as a list or separated by commas`);
+    if (list === undefined || list.some((id) => !/^\d{1,15}$/.test(id)))
+      throw new AppError('limit', `criteria[${name}] must be ids, as a list or separated by commas`);
     return list;
   };
   const status = text('status')?.trim().toUpperCase();

@@ -1,25 +1,35 @@
 import * as v from 'valibot';
-import { AppError, invalidField } from '../../domain/errors';
+import { apiRuntime } from '../../api-runtime';
 import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
+import { AppError, invalidField } from '../../domain/errors';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';
-import { apiRuntime } from '../../api-runtime';
 import { isGiven, isRecord, maxCharacters, parseWith, text } from '../params';
 import type { Operation } from '../types';
 
 const sendSchema = v.object({
   recipient: v.string('Recipient must be a single value'),
-  text: v.pipe(text('Text must be text'), v.check((value) => value.trim() !== '', 'Text is required')),
+  text: v.pipe(
+    text('Text must be text'),
+    v.check((value) => value.trim() !== '', 'Text is required'),
+  ),
   // No signature is longer; a longer `from` is refused before it is looked up or echoed.
   from: v.optional(
-    v.pipe(v.string('Sender must be a single value'), v.trim(), maxCharacters(MAX_SIGNATURE_LENGTH, `Sender must be at most ${MAX_SIGNATURE_LENGTH} characters`)),
+    v.pipe(
+      v.string('Sender must be a single value'),
+      v.trim(),
+      maxCharacters(MAX_SIGNATURE_LENGTH, `Sender must be at most ${MAX_SIGNATURE_LENGTH} characters`),
+    ),
   ),
 });
 
 const paramsSchema = v.object({
   name: v.optional(
-    v.pipe(text('Campaign name must be text'), maxCharacters(MAX_CAMPAIGN_NAME_LENGTH, `Campaign name must be at most ${MAX_CAMPAIGN_NAME_LENGTH} characters`)),
+    v.pipe(
+      text('Campaign name must be text'),
+      maxCharacters(MAX_CAMPAIGN_NAME_LENGTH, `Campaign name must be at most ${MAX_CAMPAIGN_NAME_LENGTH} characters`),
+    ),
   ),
   deferredToTs: v.optional(v.string('Deferred sending time must be YYYY-MM-DD HH:MM:SS')),
   shortenLinks: v.optional(v.picklist(['0', '1'], 'shortenLinks must be 0 or 1')),
