@@ -48,6 +48,18 @@ class RawConnection {
     });
   }
 
+  /**
+   * A connection the server may close at once: under load its reset can come before the
+   * client sees the connection open, so either settles it, and `isClosed` tells which.
+   */
+  static attempt(host: string, port: number, localAddress?: string): Promise<RawConnection> {
+    return new Promise((resolve) => {
+      const connection = new RawConnection(connect({ host, port, localAddress }));
+      connection.socket.once('connect', () => resolve(connection));
+      connection.socket.once('close', () => resolve(connection));
+    });
+  }
+
   send(data: string): void {
     this.socket.write(data);
   }
@@ -166,7 +178,7 @@ describe('local server limits (bin/serve.ts with HOST=127.0.0.2, MAX_CONNECTIONS
     }
 
     // Act: a fifth connection from the same address
-    const extra = await RawConnection.open(hostname, Number(port), '127.0.0.7');
+    const extra = await RawConnection.attempt(hostname, Number(port), '127.0.0.7');
     opened.push(extra);
     await extra.closed();
 
@@ -327,7 +339,7 @@ describe('GET /health and the connection ceiling (the HTTP server in this proces
     }
 
     // Act
-    const third = await RawConnection.open('127.0.0.1', http.port, '127.0.0.6');
+    const third = await RawConnection.attempt('127.0.0.1', http.port, '127.0.0.6');
     await third.closed();
 
     // Assess
