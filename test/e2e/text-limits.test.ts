@@ -76,11 +76,15 @@ describe('text limits', () => {
   describe('Link/Create data[fullLink]', () => {
     const base = 'https://example.com/';
 
+    // 500 emoji (1,000 UTF-16 units) among 2,000 code points: over 2,000 if units were counted,
+    // and 7,480 characters once encoded for the redirect, within its 8,000.
+    const link = (codePoints: number) => base + EMOJI.repeat(500) + 'a'.repeat(codePoints - base.length - 500);
+
     it('counts code points: 2,000 with emoji in the path are accepted, 2,001 refused', async () => {
-      const fits = await service.api('Link/Create', key, { 'data[fullLink]': base + EMOJI.repeat(2000 - base.length) });
-      const over = await service.api('Link/Create', key, { 'data[fullLink]': base + EMOJI.repeat(2001 - base.length) });
+      const fits = await service.api('Link/Create', key, { 'data[fullLink]': link(2000) });
+      const over = await service.api('Link/Create', key, { 'data[fullLink]': link(2001) });
       expect(fits.code).toBe(0);
-      expect((await service.api('Link/Get', key, { id: String(fits.data.id) })).data.fullLink).toBe(base + EMOJI.repeat(2000 - base.length));
+      expect((await service.api('Link/Get', key, { id: String(fits.data.id) })).data.fullLink).toBe(link(2000));
       expect(over).toEqual(failure(1, { fullLink: ['Full link must be at most 2000 characters'] }));
     });
 
