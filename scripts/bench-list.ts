@@ -1,0 +1,426 @@
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+
+/**
+ * `npm run bench:list`: what Link/List and Message/List cost on a small and on a big
+ * account, per call: p50 latency over real HTTP and DynamoDB read request units (RRU),
+ * with the big/small ratio. A list whose cost follows the page, not the account, shows a
+ * ratio near 1; today's lists read the whole account, so the ratio follows its size.
+ *
+ * How it runs: the local runtime in this process (dynalite in a worker thread, the HTTP
+ * server, the store client), as bench:units does; calls go over HTTP to that server with
+ * the account's API key. RRU are the ConsumedCapacity dynalite returns (as DynamoDB does),
+ * summed by a middleware on the runtime's store client for every request a call makes.
+ *
+ * How the accounts are seeded: not through the API (100,000 Link/Create calls would take
+ * long and measure nothing), but with BatchWriteItem, 25 items per request, of items built
+ * the way the repositories build them: a link is `{ ...keys.link(id), ...keys.linkIndex(
+ * accountId, createdAt, id), entity: 'Link', ...withoutNulls(link) }` (LinksRepository's
+ * toItem), a message `{ ...keys.message(id), ...keys.messageIndex(accountId, createdAt, id),
+ * entity: 'Message', ...withoutNulls(message) }` (MessagesRepository.create) and its
+ * campaign `{ ...keys.campaign(id), entity: 'Campaign', ...withoutNulls(campaign) }`
+ * (CampaignsRepository.create). Ids come from the same counters as the id allocators
+ * (one ADD of the whole block), codes from the service's LinkCodec with the table's
+ * secret, so every seeded link is a link the service itself could have made.
+ *
+ * The data: links created over the last BENCH_MONTHS months (ids in creation order); 30%
+ * made by SMS link shortening (campaign and tracking code, the message's ULID), 40% with
+ * a comment of everyday words; status 0 on 10%; moderatorStatus 0 (blocked) on 0.1%;
+ * clickCnt 0–3 on 90%, up to 5,000 on the rest; an expiration date on 20%. Messages over
+ * the same months, each in its own campaign as SendSmsMessage makes them, with statuses
+ * mostly DELIVRD and every other one present, a few senders, recipients from a pool of
+ * UK, German and US numbers, texts from templates (some repeated verbatim, some with a
+ * one-time code), campaign statuses that follow the message (MODERATION and
+ * READY_FOR_SEND rare), start-send and status-update times on messages past NEW.
+ *
+ * Settings (environment): BENCH_SMALL_LINKS (1,000), BENCH_BIG_LINKS (100,000),
+ * BENCH_SMALL_MESSAGES (1,000), BENCH_BIG_MESSAGES (50,000), BENCH_ROUNDS (7 timed calls
+ * per case, after one warm-up), BENCH_ONLY (`links` or `messages`). The local runtime
+ * shares the machine's cores with dynalite and with whatever else runs there: latencies
+ * are noisy, RRU are exact. Run time on two shared cores: about 34 minutes at the
+ * defaults (seeding under 2 of them; every call on the big account reads it all, 4-11 s),
+ * 1.3 GB of memory; about a minute with BENCH_BIG_LINKS=3000 BENCH_BIG_MESSAGES=3000.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+process.env.AUTH_CACHE_TTL_MS = '600000'; // a warm container: the key was checked a moment ago
+process.env.API_RATE_LIMIT ??= '0'; // one account makes every call, back to back
+process.env.LOCAL_QUEUE_CONSUMERS = 'off'; // nothing is queued; no background work beside the calls
+
+const count = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number`);
+  return value;
+};
+const SIZES = {
+  small: { links: count('BENCH_SMALL_LINKS', 1_000), messages: count('BENCH_SMALL_MESSAGES', 1_000) },
+  big: { links: count('BENCH_BIG_LINKS', 100_000), messages: count('BENCH_BIG_MESSAGES', 50_000) },
+};
+const ROUNDS = count('BENCH_ROUNDS', 7);
+const MONTHS = 6;
+const ONLY = process.env.BENCH_ONLY;
+const DAY_MS = 24 * 60 * 60_000;
+
+type Account = { id: number; key: string; name: 'small' | 'big' };
+type Item = Record<string, NativeAttributeValue>;
+
+/** A seeded pseudo-random source, so two runs seed the same data. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(values: readonly T[]) => values[int(values.length)]!;
+  /** One of `choices` by weight. */
+  const weighted = <T>(choices: readonly [T, number][]) => {
+    let r = next() * choices.reduce((sum, [, w]) => sum + w, 0);
+    for (const [value, weight] of choices) if ((r -= weight) < 0) return value;
+    return choices[choices.length - 1]![0];
+  };
+  return { next, int, pick, weighted };
+}
+
+const WORDS = ['spring', 'sale', 'newsletter', 'winter', 'launch', 'promo', 'partner', 'invoice', 'survey', 'webinar', 'coupon', 'blog', 'press', 'retarget', 'loyalty'];
+const SITES = ['https://shop.example.com/p/', 'https://www.example.org/blog/', 'https://example.net/events/', 'https://docs.example.com/guide/', 'https://m.example.co.uk/offer/'];
+const SENDERS = ['ShopCo', 'Alerts', 'INFO', '447700900123'];
+const TEXTS = ['Your order has shipped. Track it in the app.', 'Reminder: your appointment is tomorrow at 10:00.', 'Thanks for your purchase!', 'Spring sale: 20% off everything this weekend.'];
+
+/** Creation instants spread over the last MONTHS months, oldest first (ids follow creation order). */
+function creationTimes(n: number, rnd: ReturnType<typeof random>, now: number): string[] {
+  const span = MONTHS * 30 * DAY_MS;
+  return Array.from({ length: n }, () => now - DAY_MS - rnd.int(span))
+    .sort((a, b) => a - b)
+    .map((t) => new Date(t).toISOString());
+}
+
+async function main(): Promise<void> {
+  const { startLocal } = await import('../shared/local/runtime');
+  const { keys } = await import('../shared/store/keys');
+  const { withoutNulls } = await import('../shared/store/items');
+  const { LinkCodec } = await import('../shared/domain/link-code');
+  const started = Date.now();
+  const local = await startLocal({ port: 0 });
+  const rt = local.runtime;
+  const { store } = rt;
+  const units = { read: 0 };
+  store.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
+      if (!/Put|Update|Delete|Write/.test(context.commandName ?? '')) for (const capacity of [consumed ?? []].flat()) units.read += capacity.CapacityUnits ?? 0;
+      return result;
+    },
+    { step: 'initialize', name: 'consumedCapacity' },
+  );
+
+  /** A block of ids from the allocator's counter, in one ADD, as IdAllocator reserves them. */
+  const reserve = async (counter: string, n: number): Promise<number> => {
+    const result = await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.counter(counter),
+        UpdateExpression: 'ADD #value :block SET entity = :entity',
+        ExpressionAttributeNames: { '#value': 'value' },
+        ExpressionAttributeValues: { ':block': n, ':entity': 'Counter' },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(result.Attributes?.value) - n + 1;
+  };
+  /** BatchWriteItem, 25 puts per request, four requests at a time, retrying unprocessed items. */
+  const writeAll = async (items: Item[]) => {
+    const chunks: Item[][] = [];
+    for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+    const worker = async () => {
+      for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+        let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = { [store.tableName]: chunk.map((Item) => ({ PutRequest: { Item } })) };
+        while (request && Object.keys(request).length > 0) {
+          const result = await store.db.send(new BatchWriteCommand({ RequestItems: request }));
+          request = result.UnprocessedItems as typeof request;
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  };
+
+  const codec = new LinkCodec(await rt.settings.linkCodeSecret());
+  const now = Date.now();
+  const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+
+  const seedLinks = async (account: Account, n: number) => {
+    const rnd = random(account.id * 7919);
+    const first = await reserve('link', n);
+    const times = creationTimes(n, rnd, now);
+    const items: Item[] = [];
+    const samples = { code: '', trackingCode: '' };
+    for (let i = 0; i < n; i++) {
+      const id = first + i;
+      const shortened = rnd.next() < 0.3;
+      const clickCnt = rnd.weighted<() => number>([
+        [() => 0, 50],
+        [() => 1, 20],
+        [() => 2, 12],
+        [() => 3, 8],
+        [() => 4 + rnd.int(5000), 10],
+      ])();
+      const expiring = rnd.next() < 0.2;
+      const expirationDate = expiring ? day(now + (rnd.int(210) - 30) * DAY_MS) : null;
+      const link = {
+        id,
+        accountId: account.id,
+        code: codec.encode(id),
+        fullLink: `${rnd.pick(SITES)}${rnd.int(1e6)}${rnd.next() < 0.5 ? `?utm_source=sms&utm_campaign=${rnd.pick(WORDS)}` : ''}`,
+        status: (rnd.next() < 0.1 ? 0 : 1) as 0 | 1,
+        moderatorStatus: (rnd.next() < 0.001 ? 0 : 1) as 0 | 1,
+        moderatorComment: null,
+        comment: rnd.next() < 0.4 ? `${rnd.pick(WORDS)} ${rnd.pick(WORDS)} ${rnd.int(100)}` : null,
+        expirationDate,
+        expiresAt: expirationDate ? `${expirationDate}T23:59:59.999Z` : null,
+        clickCnt,
+        redirectCnt: clickCnt + (clickCnt > 0 ? rnd.int(3) : 0),
+        createdAt: times[i]!,
+        campaignId: shortened ? 1_000_000 + rnd.int(1e6) : null,
+        trackingCode: shortened ? ulid(Date.parse(times[i]!)) : null,
+      };
+      if (i === Math.floor(n / 2)) samples.code = link.code;
+      if (shortened && !samples.trackingCode && i > n / 3) samples.trackingCode = link.trackingCode!;
+      items.push({ ...keys.link(link.id), ...keys.linkIndex(link.accountId, link.createdAt, link.id), entity: 'Link', ...withoutNulls(link) });
+    }
+    await writeAll(items);
+    return samples;
+  };
+
+  const seedMessages = async (account: Account, n: number) => {
+    const rnd = random(account.id * 104729);
+    const firstMessage = await reserve('message', n);
+    const firstCampaign = await reserve('campaign', n);
+    const times = creationTimes(n, rnd, now);
+    const recipients = Array.from({ length: Math.max(10, Math.floor(n / 10)) }, () =>
+      rnd.weighted<() => string>([
+        [() => `4477009${String(rnd.int(1e5)).padStart(5, '0')}`, 60],
+        [() => `49151${String(rnd.int(1e8)).padStart(8, '0')}`, 25],
+        [() => `1202555${String(rnd.int(1e4)).padStart(4, '0')}`, 15],
+      ])(),
+    );
+    const items: Item[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = firstMessage + i;
+      const campaignId = firstCampaign + i;
+      const createdAt = times[i]!;
+      const status = rnd.weighted<string>([
+        ['DELIVRD', 70],
+        ['UNDELIV', 8],
+        ['ACCEPTD', 5],
+        ['EXPIRED', 5],
+        ['NEW', 4],
+        ['REJECTD', 3],
+        ['ENQUEUD', 2],
+        ['PDLIVRD', 2],
+        ['DELETED', 1],
+      ]);
+      const held = status === 'NEW' && rnd.next() < 0.3;
+      const sent = !['NEW', 'ENQUEUD'].includes(status);
+      const startSendAt = sent ? new Date(Date.parse(createdAt) + 500 + rnd.int(5000)).toISOString() : null;
+      const statusUpdatedAt = startSendAt ? new Date(Date.parse(startSendAt) + 1000 + rnd.int(600_000)).toISOString() : null;
+      const campaignStatus = held
+        ? 'MODERATION'
+        : status === 'NEW'
+          ? 'READY_FOR_SEND'
+          : status === 'ENQUEUD'
+            ? 'RUNNING'
+            : ['ACCEPTD', 'PDLIVRD'].includes(status)
+              ? 'SENT'
+              : 'DONE';
+      const text =
+        rnd.next() < 0.5
+          ? rnd.pick(TEXTS)
+          : rnd.next() < 0.6
+            ? `Your verification code is ${String(rnd.int(1e6)).padStart(6, '0')}`
+            : `${rnd.pick(WORDS)} offer for you: https://sms.example/${codec.encode(1 + rnd.int(1e6))}`;
+      const to = rnd.pick(recipients);
+      const uuid = ulid(Date.parse(createdAt));
+      const campaign = {
+        id: campaignId,
+        accountId: account.id,
+        messageId: id,
+        name: rnd.next() < 0.3 ? `${rnd.pick(WORDS)} ${day(Date.parse(createdAt))}` : null,
+        status: campaignStatus,
+        linkIds: [],
+        createdAt,
+        sentAt: startSendAt,
+        deferredTo: campaignStatus === 'READY_FOR_SEND' ? new Date(Date.parse(createdAt) + 2 * 60 * 60_000).toISOString() : null,
+      };
+      const message = {
+        id,
+        accountId: account.id,
+        campaignId,
+        from: rnd.pick(SENDERS),
+        to,
+        text,
+        segNum: text.length > 160 ? 2 : 1,
+        segUserBuy: 0.05,
+        status,
+        uuid,
+        countryA2: to.startsWith('44') ? 'GB' : to.startsWith('49') ? 'DE' : 'US',
+        validityMinutes: 1440,
+        createdAt,
+        startSendAt,
+        statusUpdatedAt,
+        gateway: sent ? 'simulator' : null,
+        gatewayMessageId: sent ? `sim-${id}` : null,
+        submitState: null,
+      };
+      items.push({ ...keys.campaign(campaign.id), entity: 'Campaign', ...withoutNulls(campaign) });
+      items.push({ ...keys.message(message.id), ...keys.messageIndex(message.accountId, message.createdAt, message.id), entity: 'Message', ...withoutNulls(message) });
+    }
+    await writeAll(items);
+    return { campaignIds: [firstCampaign + Math.floor(n / 3), firstCampaign + Math.floor(n / 2), firstCampaign + n - 2], to: recipients[1]! };
+  };
+
+  const call = async (account: Account, path: string, body: Record<string, string>) => {
+    const response = await fetch(`${local.baseUrl}/service/${path}?apiKey=${account.key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(body).toString(),
+    });
+    const envelope = (await response.json()) as { code: number; data: any; message: string };
+    if (envelope.code !== 0) throw new Error(`${path} answered code ${envelope.code}: ${envelope.message}`);
+    return envelope.data as { items: unknown[]; totalItemCount: number };
+  };
+  type Row = { name: string; small: Measured; big: Measured };
+  type Measured = { p50: number; rru: number; total: number };
+  /** One warm-up call, then ROUNDS timed ones: the median latency, the mean RRU, and what the call found. */
+  const measure = async (account: Account, path: string, body: Record<string, string>): Promise<Measured> => {
+    await call(account, path, body);
+    const times: number[] = [];
+    units.read = 0;
+    let total = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const start = performance.now();
+      total = (await call(account, path, body)).totalItemCount;
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: times[Math.floor(ROUNDS / 2)]!, rru: units.read / ROUNDS, total };
+  };
+
+  const accounts: Account[] = [];
+  for (const name of ['small', 'big'] as const) {
+    const account = await rt.accounts.createAccount({ name: `bench-${name}`, timeZone: 'UTC' });
+    accounts.push({ id: account.id, key: (await rt.accounts.issueKey(account.id)).key, name });
+  }
+  const [small, big] = accounts as [Account, Account];
+  const window = (days: number) => {
+    const to = new Date(now - 30 * DAY_MS);
+    const from = new Date(to.getTime() - days * DAY_MS);
+    const ts = (d: Date) => d.toISOString().slice(0, 19).replace('T', ' ');
+    return [ts(from), ts(to)] as const;
+  };
+  const [weekFrom, weekTo] = window(7);
+
+  try {
+    const sections: { title: string; rows: Row[] }[] = [];
+    const compare = async (
+      rows: Row[],
+      name: string,
+      path: string,
+      body: (account: Account) => Record<string, string> | Promise<Record<string, string>>,
+    ) => {
+      const measured = { small: await measure(small, path, await body(small)), big: await measure(big, path, await body(big)) };
+      rows.push({ name, ...measured });
+      process.stderr.write(`  ${path} ${name}: ${measured.big.p50.toFixed(0)} ms, ${measured.big.rru.toFixed(0)} RRU (big)\n`);
+    };
+    const lastPage = async (account: Account, path: string, body: Record<string, string>) => {
+      const { totalItemCount } = await call(account, path, { ...body, 'pagination[pageSize]': '100' });
+      return { ...body, 'pagination[pageSize]': '100', 'pagination[currentPage]': String(Math.max(0, Math.ceil(totalItemCount / 100) - 1)) };
+    };
+
+    if (ONLY !== 'messages') {
+      const seedStart = Date.now();
+      const samples = new Map<number, Awaited<ReturnType<typeof seedLinks>>>();
+      for (const account of accounts) samples.set(account.id, await seedLinks(account, SIZES[account.name].links));
+      process.stderr.write(`seeded ${SIZES.small.links} + ${SIZES.big.links} links in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
+      const rows: Row[] = [];
+      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) => compare(rows, name, 'Link/List', body);
+      await list('no criteria (page 0 of 25)', () => ({}));
+      for (const field of ['createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink']) {
+        for (const direction of ['ASC', 'DESC']) await list(`sort[${field}]=${direction}`, () => ({ [`sort[${field}]`]: direction }));
+      }
+      await list('criteria[status]=0', () => ({ 'criteria[status]': '0' }));
+      await list('criteria[moderatorStatus]=0 (0.1%)', () => ({ 'criteria[moderatorStatus]': '0' }));
+      await list('createTsFrom/To (one week)', () => ({ 'criteria[createTsFrom]': weekFrom, 'criteria[createTsTo]': weekTo }));
+      await list('status=1 + week + sort[clickCnt]=DESC', () => ({
+        'criteria[status]': '1',
+        'criteria[createTsFrom]': weekFrom,
+        'criteria[createTsTo]': weekTo,
+        'sort[clickCnt]': 'DESC',
+      }));
+      await list('first page of 100', () => ({ 'pagination[pageSize]': '100' }));
+      await list('last page of 100', (account) => lastPage(account, 'Link/List', {}));
+      await list('criteria[query]: exact code', (account) => ({ 'criteria[query]': samples.get(account.id)!.code }));
+      await list('criteria[query]: tracking code', (account) => ({ 'criteria[query]': samples.get(account.id)!.trackingCode }));
+      await list('criteria[query]: comment word', () => ({ 'criteria[query]': 'webinar' }));
+      sections.push({ title: `Link/List: ${SIZES.small.links.toLocaleString('en')} vs ${SIZES.big.links.toLocaleString('en')} links`, rows });
+    }
+
+    if (ONLY !== 'links') {
+      const seedStart = Date.now();
+      const samples = new Map<number, Awaited<ReturnType<typeof seedMessages>>>();
+      for (const account of accounts) samples.set(account.id, await seedMessages(account, SIZES[account.name].messages));
+      process.stderr.write(`seeded ${SIZES.small.messages} + ${SIZES.big.messages} messages (and as many campaigns) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
+      const rows: Row[] = [];
+      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) => compare(rows, name, 'Message/List', body);
+      await list('no criteria (page 0 of 25)', () => ({}));
+      for (const field of ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum']) {
+        await list(`sort[${field}]=ASC`, () => ({ [`sort[${field}]`]: 'ASC' }));
+      }
+      await list('criteria[campaignIds] (3 ids)', (account) => ({ 'criteria[campaignIds]': samples.get(account.id)!.campaignIds.join(',') }));
+      await list('criteria[status]=UNDELIV', () => ({ 'criteria[status]': 'UNDELIV' }));
+      await list('criteria[from]=Alerts', () => ({ 'criteria[from]': 'Alerts' }));
+      await list('criteria[to]: whole number', (account) => ({ 'criteria[to]': samples.get(account.id)!.to }));
+      await list('criteria[to]: prefix 4477009', () => ({ 'criteria[to]': '4477009' }));
+      await list('criteria[to]: suffix (last 5 digits)', (account) => ({ 'criteria[to]': samples.get(account.id)!.to.slice(-5) }));
+      await list('criteria[text] (a repeated text)', () => ({ 'criteria[text]': TEXTS[1]! }));
+      await list('criteria[campaignStatus]=MODERATION', () => ({ 'criteria[campaignStatus]': 'MODERATION' }));
+      for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
+        await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
+      }
+      await list('first page of 100', () => ({ 'pagination[pageSize]': '100' }));
+      await list('last page of 100', (account) => lastPage(account, 'Message/List', {}));
+      sections.push({ title: `Message/List: ${SIZES.small.messages.toLocaleString('en')} vs ${SIZES.big.messages.toLocaleString('en')} messages`, rows });
+    }
+
+    console.log('\nbench:list');
+    console.log(`  p50 latency of ${ROUNDS} calls over HTTP after one warm-up, and DynamoDB read units (RRU) per call, small vs big account.`);
+    console.log('  Local runtime (dynalite) on a shared machine: latencies are noisy, RRU are what DynamoDB would charge.');
+    console.log('  Seeded by BatchWriteItem of items built as the repositories build them (see the header of scripts/bench-list.ts).');
+    for (const { title, rows } of sections) {
+      console.log(`\n  ${title}`);
+      console.log(`  ${'call'.padEnd(40)}${'found s/b'.padStart(16)}${'p50 ms s'.padStart(10)}${'p50 ms b'.padStart(10)}${'ratio'.padStart(7)}${'RRU s'.padStart(9)}${'RRU b'.padStart(10)}${'ratio'.padStart(7)}`);
+      for (const { name, small: s, big: b } of rows) {
+        const found = `${s.total}/${b.total}`;
+        console.log(
+          `  ${name.padEnd(40)}${found.padStart(16)}${s.p50.toFixed(1).padStart(10)}${b.p50.toFixed(1).padStart(10)}${(b.p50 / s.p50).toFixed(0).padStart(7)}` +
+            `${s.rru.toFixed(1).padStart(9)}${b.rru.toFixed(1).padStart(10)}${(b.rru / s.rru).toFixed(0).padStart(7)}`,
+        );
+      }
+    }
+    console.log(`\n  Run time ${((Date.now() - started) / 1000).toFixed(0)} s (seeding included).`);
+  } finally {
+    await local.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
