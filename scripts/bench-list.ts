@@ -1,5 +1,5 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 
 /**
@@ -79,16 +79,46 @@ function random(seed: number) {
   /** One of `choices` by weight. */
   const weighted = <T>(choices: readonly [T, number][]) => {
     let r = next() * choices.reduce((sum, [, w]) => sum + w, 0);
-    for (const [value, weight] of choices) if ((r -= weight) < 0) return value;
+    for (const [value, weight] of choices) {
+      r -= weight;
+      if (r < 0) return value;
+    }
     return choices[choices.length - 1]![0];
   };
   return { next, int, pick, weighted };
 }
 
-const WORDS = ['spring', 'sale', 'newsletter', 'winter', 'launch', 'promo', 'partner', 'invoice', 'survey', 'webinar', 'coupon', 'blog', 'press', 'retarget', 'loyalty'];
-const SITES = ['https://shop.example.com/p/', 'https://www.example.org/blog/', 'https://example.net/events/', 'https://docs.example.com/guide/', 'https://m.example.co.uk/offer/'];
+const WORDS = [
+  'spring',
+  'sale',
+  'newsletter',
+  'winter',
+  'launch',
+  'promo',
+  'partner',
+  'invoice',
+  'survey',
+  'webinar',
+  'coupon',
+  'blog',
+  'press',
+  'retarget',
+  'loyalty',
+];
+const SITES = [
+  'https://shop.example.com/p/',
+  'https://www.example.org/blog/',
+  'https://example.net/events/',
+  'https://docs.example.com/guide/',
+  'https://m.example.co.uk/offer/',
+];
 const SENDERS = ['ShopCo', 'Alerts', 'INFO', '447700900123'];
-const TEXTS = ['Your order has shipped. Track it in the app.', 'Reminder: your appointment is tomorrow at 10:00.', 'Thanks for your purchase!', 'Spring sale: 20% off everything this weekend.'];
+const TEXTS = [
+  'Your order has shipped. Track it in the app.',
+  'Reminder: your appointment is tomorrow at 10:00.',
+  'Thanks for your purchase!',
+  'Spring sale: 20% off everything this weekend.',
+];
 
 /** Creation instants spread over the last MONTHS months, oldest first (ids follow creation order). */
 function creationTimes(n: number, rnd: ReturnType<typeof random>, now: number): string[] {
@@ -113,7 +143,8 @@ async function main(): Promise<void> {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-      if (!/Put|Update|Delete|Write/.test(context.commandName ?? '')) for (const capacity of [consumed ?? []].flat()) units.read += capacity.CapacityUnits ?? 0;
+      if (!/Put|Update|Delete|Write/.test(context.commandName ?? ''))
+        for (const capacity of [consumed ?? []].flat()) units.read += capacity.CapacityUnits ?? 0;
       return result;
     },
     { step: 'initialize', name: 'consumedCapacity' },
@@ -139,7 +170,9 @@ async function main(): Promise<void> {
     for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
     const worker = async () => {
       for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-        let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = { [store.tableName]: chunk.map((Item) => ({ PutRequest: { Item } })) };
+        let request: Record<string, { PutRequest: { Item: Item } }[]> | undefined = {
+          [store.tableName]: chunk.map((Item) => ({ PutRequest: { Item } })),
+        };
         while (request && Object.keys(request).length > 0) {
           const result = await store.db.send(new BatchWriteCommand({ RequestItems: request }));
           request = result.UnprocessedItems as typeof request;
@@ -277,7 +310,12 @@ async function main(): Promise<void> {
         submitState: null,
       };
       items.push({ ...keys.campaign(campaign.id), entity: 'Campaign', ...withoutNulls(campaign) });
-      items.push({ ...keys.message(message.id), ...keys.messageIndex(message.accountId, message.createdAt, message.id), entity: 'Message', ...withoutNulls(message) });
+      items.push({
+        ...keys.message(message.id),
+        ...keys.messageIndex(message.accountId, message.createdAt, message.id),
+        entity: 'Message',
+        ...withoutNulls(message),
+      });
     }
     await writeAll(items);
     return { campaignIds: [firstCampaign + Math.floor(n / 3), firstCampaign + Math.floor(n / 2), firstCampaign + n - 2], to: recipients[1]! };
@@ -347,7 +385,8 @@ async function main(): Promise<void> {
       for (const account of accounts) samples.set(account.id, await seedLinks(account, SIZES[account.name].links));
       process.stderr.write(`seeded ${SIZES.small.links} + ${SIZES.big.links} links in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
       const rows: Row[] = [];
-      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) => compare(rows, name, 'Link/List', body);
+      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) =>
+        compare(rows, name, 'Link/List', body);
       await list('no criteria (page 0 of 25)', () => ({}));
       for (const field of ['createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink']) {
         for (const direction of ['ASC', 'DESC']) await list(`sort[${field}]=${direction}`, () => ({ [`sort[${field}]`]: direction }));
@@ -373,9 +412,12 @@ async function main(): Promise<void> {
       const seedStart = Date.now();
       const samples = new Map<number, Awaited<ReturnType<typeof seedMessages>>>();
       for (const account of accounts) samples.set(account.id, await seedMessages(account, SIZES[account.name].messages));
-      process.stderr.write(`seeded ${SIZES.small.messages} + ${SIZES.big.messages} messages (and as many campaigns) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `seeded ${SIZES.small.messages} + ${SIZES.big.messages} messages (and as many campaigns) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`,
+      );
       const rows: Row[] = [];
-      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) => compare(rows, name, 'Message/List', body);
+      const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) =>
+        compare(rows, name, 'Message/List', body);
       await list('no criteria (page 0 of 25)', () => ({}));
       for (const field of ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum']) {
         await list(`sort[${field}]=ASC`, () => ({ [`sort[${field}]`]: 'ASC' }));
@@ -393,7 +435,10 @@ async function main(): Promise<void> {
       }
       await list('first page of 100', () => ({ 'pagination[pageSize]': '100' }));
       await list('last page of 100', (account) => lastPage(account, 'Message/List', {}));
-      sections.push({ title: `Message/List: ${SIZES.small.messages.toLocaleString('en')} vs ${SIZES.big.messages.toLocaleString('en')} messages`, rows });
+      sections.push({
+        title: `Message/List: ${SIZES.small.messages.toLocaleString('en')} vs ${SIZES.big.messages.toLocaleString('en')} messages`,
+        rows,
+      });
     }
 
     console.log('\nbench:list');
@@ -402,7 +447,9 @@ async function main(): Promise<void> {
     console.log('  Seeded by BatchWriteItem of items built as the repositories build them (see the header of scripts/bench-list.ts).');
     for (const { title, rows } of sections) {
       console.log(`\n  ${title}`);
-      console.log(`  ${'call'.padEnd(40)}${'found s/b'.padStart(16)}${'p50 ms s'.padStart(10)}${'p50 ms b'.padStart(10)}${'ratio'.padStart(7)}${'RRU s'.padStart(9)}${'RRU b'.padStart(10)}${'ratio'.padStart(7)}`);
+      console.log(
+        `  ${'call'.padEnd(40)}${'found s/b'.padStart(16)}${'p50 ms s'.padStart(10)}${'p50 ms b'.padStart(10)}${'ratio'.padStart(7)}${'RRU s'.padStart(9)}${'RRU b'.padStart(10)}${'ratio'.padStart(7)}`,
+      );
       for (const { name, small: s, big: b } of rows) {
         const found = `${s.total}/${b.total}`;
         console.log(
