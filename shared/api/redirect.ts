@@ -39,7 +39,6 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
     }
   }
   if (verdict === 'redirect') {
-    // outcomeOf redirects only a link that has a target.
     // biome-ignore lint/style/noNonNullAssertion: outcomeOf says 'redirect' only for a link with a target.
     return { statusCode: 302, headers: { location: link!.target!, 'cache-control': NO_STORE }, body: '' };
   }

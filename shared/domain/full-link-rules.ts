@@ -1,8 +1,9 @@
 // What a full link must be to be shortened. Apart from links.ts so that the redirect,
 // which needs only redirectTarget, bundles neither ipaddr.js nor validator.
-import ipaddr from 'ipaddr.js';
+import type ipaddr from 'ipaddr.js';
 // The one check used, not the whole library (which would triple every function's bundle).
 import isFQDN from 'validator/lib/isFQDN';
+import { addressOf, bareHost, isLocalhostName } from './hosts';
 import { isHeaderSafe, MAX_FULL_LINK_LENGTH, parseFullLink } from './links';
 import { isLongerThan } from './text-limits';
 
@@ -55,17 +56,14 @@ interface Host {
 
 /** A WHATWG hostname (lowercase, punycode, IPv4 in dotted decimal, IPv6 in brackets) reduced to one spelling. */
 function hostOf(hostname: string): Host {
-  const address = hostname.startsWith('[')
-    ? ipaddr.process(hostname.slice(1, -1))
-    : ipaddr.IPv4.isValidFourPartDecimal(hostname)
-      ? ipaddr.IPv4.parse(hostname)
-      : undefined;
-  return { key: address ? address.toNormalizedString() : hostname.toLowerCase().replace(/\.$/, ''), address };
+  const bare = bareHost(hostname);
+  const address = addressOf(bare);
+  return { key: address ? address.toNormalizedString() : bare, address };
 }
 
 const LOCAL_RANGES: ReadonlySet<string> = new Set(['loopback', 'unspecified', 'linkLocal']);
 
 function isLocal({ key, address }: Host): boolean {
   if (address) return LOCAL_RANGES.has(address.range());
-  return key === 'localhost' || key.endsWith('.localhost');
+  return isLocalhostName(key);
 }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { bareHost, isLocalhostName, leadsTo } from './hosts';
 
 /**
  * Where webhooks may point. A webhook is a request the service makes on someone's
@@ -36,18 +37,10 @@ const RANGE_WORDS: Record<string, string> = {
  */
 export function addressProblem(address: string, policy: Pick<WebhookTargetPolicy, 'allowPrivate'>): string | undefined {
   if (!ipaddr.isValid(address)) return `${address}, not an IP address`;
-  const parsed = publicForm(ipaddr.parse(address));
+  const parsed = leadsTo(ipaddr.parse(address));
   const range = parsed.range();
   if (range === 'unicast' || policy.allowPrivate) return undefined;
   return `${address}, ${RANGE_WORDS[range] ?? 'a reserved'} address (${ALLOW_PRIVATE_SETTING}=1 allows private targets)`;
-}
-
-function publicForm(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
-  if (address.kind() === 'ipv4') return address;
-  const v6 = address as ipaddr.IPv6;
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
-  if (v6.range() === 'rfc6052') return ipaddr.fromByteArray(v6.toByteArray().slice(12));
-  return v6;
 }
 
 /**
@@ -63,21 +56,15 @@ export function webhookTargetProblem(url: string, policy: WebhookTargetPolicy): 
   if (target.protocol !== 'http:' && target.protocol !== 'https:') return 'Webhook URL must be http or https';
   if (target.username || target.password) return 'Webhook URL must not carry credentials';
   if (policy.ownBases.some((base) => isOwnHost(target, base))) return `Webhook URL must not point at this service (${target.host})`;
-  const host = hostName(target);
+  const host = bareHost(target.hostname);
   if (ipaddr.isValid(host)) {
     const problem = addressProblem(host, policy);
     return problem && `Webhook URL must not point at ${problem}`;
   }
-  // RFC 6761: localhost names are loopback whatever DNS says.
-  if ((host === 'localhost' || host.endsWith('.localhost')) && !policy.allowPrivate) {
+  if (isLocalhostName(host) && !policy.allowPrivate) {
     return `Webhook URL must not point at ${host}, a loopback name (${ALLOW_PRIVATE_SETTING}=1 allows private targets)`;
   }
   return undefined;
-}
-
-/** The host name without IPv6 brackets or a trailing dot (WHATWG URL has lowercased it). */
-function hostName(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
 }
 
 /**
@@ -88,7 +75,7 @@ function hostName(url: URL): string {
 function isOwnHost(target: URL, base: string): boolean {
   if (!URL.canParse(base)) return false;
   const own = new URL(base);
-  if (hostName(target) !== hostName(own)) return false;
+  if (bareHost(target.hostname) !== bareHost(own.hostname)) return false;
   const port = effectivePort(target);
   return port === effectivePort(own) || port === 80 || port === 443;
 }
