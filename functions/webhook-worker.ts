@@ -2,6 +2,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mapLimited } from '../shared/domain/concurrency';
 import { runtime } from '../shared/runtime';
 import { count, errorField, logger } from '../shared/telemetry';
+import { logAttempt } from '../shared/webhooks/delivery-log';
 
 const rt = runtime();
 
@@ -23,7 +24,9 @@ async function attempt(record: SQSRecord): Promise<boolean> {
     return false;
   }
   try {
-    const outcome = await rt.webhooks.attempt(eventId);
+    const result = await rt.webhooks.attempt(eventId);
+    logAttempt(eventId, result);
+    const { outcome } = result;
     if (outcome === 'delivered') count('WebhooksDelivered');
     else if (outcome === 'retry') count('WebhookAttemptsFailed');
     else if (outcome === 'failed') count('WebhooksAbandoned');

@@ -5,6 +5,7 @@ import { SmsDispatcher } from './domain/sms-dispatcher';
 import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
 import { WebhookService } from './domain/webhooks';
+import { cryptoToken, ulidAt } from './ids';
 import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
 import type { SmsGateway } from './sms/gateway';
@@ -12,6 +13,7 @@ import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
 import { ClicksRepository } from './store/clicks-repo';
 import { WebhooksRepository } from './store/webhooks-repo';
+import { logNewEvents } from './webhooks/delivery-log';
 import { webhookSender } from './webhooks/http-sender';
 
 export { createSendingPorts } from './api-runtime';
@@ -49,7 +51,7 @@ export function installRuntime(installed: Runtime): void {
 export type RuntimeOverrides = Omit<ApiRuntimeOverrides, 'onMessageStatus'>;
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
-  const core = createApiRuntime(config, { ...overrides, onMessageStatus: (message) => webhooks.onMessageStatus(message) });
+  const core = createApiRuntime(config, { ...overrides, onMessageStatus: async (message) => logNewEvents(await webhooks.onMessageStatus(message)) });
   const { store, queues, accounts, messages, messageStore, campaigns } = core;
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => core.clock();
@@ -79,6 +81,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     },
     targets,
     clock,
+    ids: ulidAt,
+    secrets: cryptoToken,
   });
   const dispatcher: SmsDispatcher = new SmsDispatcher({
     messages: messageStore,

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
-import { errorField, logger } from '../telemetry';
+import { createHash } from 'node:crypto';
 import { AppError, invalidField } from './errors';
+import type { NewId, RandomToken } from './ids';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { lengthProblem } from './text-limits';
@@ -72,6 +71,23 @@ export interface WebhookPorts {
   post(url: string, body: string, timeoutMs: number): Promise<DeliveryResult>;
 }
 
+/**
+ * What one call to `attempt` did, for the caller to count and log. `refused`: `url` when
+ * the stored URL is refused by itself (the event is abandoned, nothing was sent),
+ * `address` when where it resolved or redirected to was refused (an ordinary failed attempt).
+ */
+export type AttemptResult =
+  | { outcome: 'skipped' }
+  | { outcome: 'delivered'; webhookId: string; attempt: number }
+  | { outcome: 'retry'; webhookId: string; attempt: number; retryAt: Date; error: string; refused?: 'address' }
+  | { outcome: 'failed'; webhookId: string; attempt: number; error: string; refused?: 'url' | 'address' };
+
+/** The events a final status made, and those the queue did not take (their scheduled try sends them). */
+export interface NewEvents {
+  eventIds: string[];
+  notQueued: { eventId: string; error: unknown }[];
+}
+
 export interface DeliveryResult {
   ok: boolean;
   detail: string;
@@ -99,6 +115,19 @@ export function webhookPayload(event: WebhookEvent, attempt: number): string {
 export const MAX_WEBHOOK_URL_LENGTH = 2000;
 export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 export const MAX_WEBHOOK_SECRET_LENGTH = 256;
+/** A secret made for a webhook registered without one: 24 random bytes, 32 characters. */
+const GENERATED_SECRET_BYTES = 24;
+
+export interface WebhookServiceDeps {
+  ports: WebhookPorts;
+  targets: WebhookTargetPolicy;
+  clock: Clock;
+  /** Webhook and event ids. */
+  ids: NewId;
+  /** Secrets for webhooks registered without one. */
+  secrets: RandomToken;
+  cacheTtlMs?: number;
+}
 
 /**
  * Delivery-report webhooks (SPEC §7). Every final status makes one event per webhook of
@@ -113,11 +142,11 @@ export class WebhookService {
   /** An account's webhooks as last read, so a burst of final statuses costs one Query. */
   readonly #known = new Map<number, { webhooks: Promise<Webhook[]>; until: number }>();
 
-  constructor(private readonly deps: { ports: WebhookPorts; targets: WebhookTargetPolicy; clock: Clock; cacheTtlMs?: number }) {}
+  constructor(private readonly deps: WebhookServiceDeps) {}
 
   /** The account's webhooks, read at most once per cacheTtlMs (another process's change shows within it). */
   #webhooksOf(accountId: number): Promise<Webhook[]> {
-    const now = Date.now();
+    const now = this.deps.clock().getTime();
     const known = this.#known.get(accountId);
     if (known && known.until > now) return known.webhooks;
     const webhooks = this.deps.ports.store.listWebhooks(accountId);
@@ -135,12 +164,13 @@ export class WebhookService {
     }
     const secretProblem = secret === undefined ? undefined : lengthProblem('Secret', secret, MAX_WEBHOOK_SECRET_LENGTH);
     if (secretProblem) throw invalidField('secret', secretProblem);
+    const now = this.deps.clock();
     const webhook: Webhook = {
-      id: ulid(),
+      id: this.deps.ids(now),
       accountId,
       url,
-      secret: secret ?? randomBytes(24).toString('base64url'),
-      createdAt: this.deps.clock().toISOString(),
+      secret: secret ?? this.deps.secrets(GENERATED_SECRET_BYTES),
+      createdAt: now.toISOString(),
     };
     await this.deps.ports.store.addWebhook(webhook);
     this.#known.delete(accountId);
@@ -157,16 +187,17 @@ export class WebhookService {
   }
 
   /** Called on every status change; final ones become events for the account's webhooks. */
-  async onMessageStatus(message: Message): Promise<void> {
-    if (!isFinal(message.status)) return;
+  async onMessageStatus(message: Message): Promise<NewEvents> {
+    const made: NewEvents = { eventIds: [], notQueued: [] };
+    if (!isFinal(message.status)) return made;
     const { ports, clock } = this.deps;
     const webhooks = await this.#webhooksOf(message.accountId);
-    if (webhooks.length === 0) return;
+    if (webhooks.length === 0) return made;
     const zone = await ports.zoneOf(message.accountId);
     const now = clock();
     for (const webhook of webhooks) {
       const event: WebhookEvent = {
-        eventId: ulid(now.getTime()),
+        eventId: this.deps.ids(now),
         webhookId: webhook.id,
         accountId: message.accountId,
         url: webhook.url,
@@ -188,44 +219,45 @@ export class WebhookService {
       // The safety net first: should the queue lose the event (or this process have no
       // queue, as the admin CLI declining a campaign), the sweeper sends it a minute later.
       await ports.scheduleTry(event.eventId, new Date(now.getTime() + gapAfterAttempt(1)));
-      await ports.enqueue(event.eventId).catch((error: unknown) => {
-        logger.warn('Webhook event not queued; its scheduled try will send it', { eventId: event.eventId, error: errorField(error) });
-      });
+      made.eventIds.push(event.eventId);
+      await ports.enqueue(event.eventId).catch((error: unknown) => made.notQueued.push({ eventId: event.eventId, error }));
     }
+    return made;
   }
 
   /** One attempt, when its time has come; what the webhook worker runs per queue message. */
-  async attempt(eventId: string): Promise<'delivered' | 'failed' | 'retry' | 'skipped'> {
+  async attempt(eventId: string): Promise<AttemptResult> {
     const { ports, clock } = this.deps;
+    const skipped = { outcome: 'skipped' } as const;
     const event = await ports.store.getEvent(eventId);
-    if (event?.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return 'skipped';
+    if (event?.state !== 'pending' || event.attempts >= MAX_ATTEMPTS) return skipped;
     const now = clock();
-    if (Date.parse(event.nextAttemptAt) > now.getTime()) return 'skipped'; // an early redelivery
+    if (Date.parse(event.nextAttemptAt) > now.getTime()) return skipped; // an early redelivery
     const attempt = event.attempts + 1;
     const retryAt = new Date(now.getTime() + gapAfterAttempt(attempt));
-    if (!(await ports.store.claimAttempt(eventId, event.attempts, now, retryAt))) return 'skipped';
+    if (!(await ports.store.claimAttempt(eventId, event.attempts, now, retryAt))) return skipped;
+    const { webhookId } = event;
     // A URL refused by itself stays refused (one stored before the rule, or the service's
     // own host): no point in nine more tries. Refusals that depend on DNS are ordinary
     // failed attempts, retried, since what a name resolves to can change.
     const refusal = webhookTargetProblem(event.url, this.deps.targets);
     if (refusal) {
-      logger.warn('Webhook target refused; event abandoned', { eventId, webhookId: event.webhookId, reason: refusal });
       await ports.store.finish(eventId, 'failed', refusal);
-      return 'failed';
+      return { outcome: 'failed', webhookId, attempt, error: refusal, refused: 'url' };
     }
     if (attempt < MAX_ATTEMPTS) await ports.scheduleTry(eventId, retryAt);
     const result = await ports.post(event.url, webhookPayload(event, attempt), DELIVERY_TIMEOUT_MS);
-    if (result.refused) logger.warn('Webhook target refused', { eventId, webhookId: event.webhookId, attempt, reason: result.detail });
     if (result.ok) {
       await ports.store.finish(eventId, 'delivered');
       if (attempt < MAX_ATTEMPTS) await ports.unscheduleTry(eventId, retryAt);
-      return 'delivered';
+      return { outcome: 'delivered', webhookId, attempt };
     }
+    const failure = { webhookId, attempt, error: result.detail, ...(result.refused ? { refused: 'address' as const } : {}) };
     if (attempt >= MAX_ATTEMPTS) {
       await ports.store.finish(eventId, 'failed', result.detail);
-      return 'failed';
+      return { outcome: 'failed', ...failure };
     }
     await ports.store.noteFailure(eventId, result.detail);
-    return 'retry';
+    return { outcome: 'retry', retryAt, ...failure };
   }
 }

@@ -78,9 +78,9 @@ describe('webhook targets', () => {
       // Records each attempt's outcome as the worker runs it.
       const attempt = service.runtime.webhooks.attempt.bind(service.runtime.webhooks);
       service.runtime.webhooks.attempt = async (eventId) => {
-        const outcome = await attempt(eventId);
-        if (outcome !== 'skipped') outcomes.set(eventId, outcome);
-        return outcome;
+        const result = await attempt(eventId);
+        if (result.outcome !== 'skipped') outcomes.set(eventId, result.outcome);
+        return result;
       };
     });
     afterAll(() => service.close());

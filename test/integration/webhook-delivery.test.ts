@@ -4,6 +4,7 @@ import { ulid } from 'ulid';
 import { utcMinuteOf } from '../../shared/domain/time';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
 import { type WebhookEvent, WebhookService } from '../../shared/domain/webhooks';
+import { cryptoToken, ulidAt } from '../../shared/ids';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { WebhooksRepository } from '../../shared/store/webhooks-repo';
@@ -53,6 +54,8 @@ describe('webhook attempts to refused targets', () => {
       },
       targets,
       clock: () => now,
+      ids: ulidAt,
+      secrets: cryptoToken,
     });
   }
   const strict = () => service({ allowPrivate: false, ownBases: [] });
@@ -84,7 +87,7 @@ describe('webhook attempts to refused targets', () => {
     const outcome = await strict().attempt(eventId);
 
     // Assess
-    expect(outcome).toBe('retry');
+    expect(outcome).toMatchObject({ outcome: 'retry', attempt: 1, refused: 'address', retryAt: new Date(now.getTime() + 60_000) });
     expect(await eventOf(eventId)).toMatchObject({
       state: 'pending',
       attempts: 1,
@@ -102,7 +105,7 @@ describe('webhook attempts to refused targets', () => {
     const outcome = await strict().attempt(eventId);
 
     // Assess
-    expect(outcome).toBe('failed');
+    expect(outcome).toMatchObject({ outcome: 'failed', attempt: 1, refused: 'url', error: expect.stringContaining('127.0.0.1, a loopback address') });
     expect(await eventOf(eventId)).toMatchObject({
       state: 'failed',
       attempts: 1,
@@ -120,7 +123,7 @@ describe('webhook attempts to refused targets', () => {
     const outcomes = [await relaxed().attempt(byName), await relaxed().attempt(byAddress)];
 
     // Assess
-    expect(outcomes).toEqual(['delivered', 'delivered']);
+    expect(outcomes.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);
     expect(received).toEqual(['POST /by-name', 'POST /by-address']);
   });
 });
