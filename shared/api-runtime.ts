@@ -8,6 +8,7 @@ import type { Message } from './domain/messages';
 import { RateLimiter } from './domain/rate-limit';
 import { StatsService } from './domain/stats-service';
 import { type Clock, systemClock } from './domain/time';
+import { cryptoRandomInt, ulidAt } from './ids';
 import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -114,6 +115,8 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     accounts: new AccountsRepository(store),
     apiKeys: new ApiKeysRepository(store),
     ids: new IdAllocator(store, 'account', { maxBlock: 1 }),
+    keyIds: ulidAt,
+    random: cryptoRandomInt,
     clock,
     authCacheTtlMs: config.authCacheTtlMs,
   });

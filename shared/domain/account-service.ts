@@ -1,4 +1,3 @@
-import { ulid } from 'ulid';
 import {
   type Account,
   type AccountStatus,
@@ -16,6 +15,7 @@ import {
   type SendingSettings,
 } from './accounts';
 import { AppError } from './errors';
+import type { NewId, RandomInt } from './ids';
 import type { IdSource } from './link-service';
 import { isValidRateLimit, MAX_API_RATE_LIMIT } from './rate-limit';
 import { isValidSignature } from './senders';
@@ -56,7 +56,12 @@ export class AccountService {
     private readonly deps: {
       accounts: AccountStore;
       apiKeys: ApiKeyStore;
+      /** Account ids. */
       ids: IdSource;
+      /** API key ids. */
+      keyIds: NewId;
+      /** Where the characters of a generated API key are drawn from. */
+      random: RandomInt;
       clock: Clock;
       /** How long an authenticated key and its account are trusted without a read. */
       authCacheTtlMs: number;
@@ -157,13 +162,14 @@ export class AccountService {
    */
   async issueKey(accountId: number, fixedKey?: string): Promise<{ key: string; apiKey: ApiKey }> {
     await this.getAccount(accountId);
-    const key = fixedKey ?? generateApiKey();
+    const key = fixedKey ?? generateApiKey(this.deps.random);
     if (!isApiKeyShaped(key)) throw new AppError('invalid', 'An API key is 40 lowercase letters and digits');
+    const now = this.deps.clock();
     const apiKey: ApiKey = {
-      keyId: ulid(),
+      keyId: this.deps.keyIds(now),
       accountId,
       prefix: apiKeyPrefix(key),
-      createdAt: this.deps.clock().toISOString(),
+      createdAt: now.toISOString(),
       revokedAt: null,
     };
     const hash = hashApiKey(key);
@@ -194,7 +200,7 @@ export class AccountService {
    * change applies to clicks from then on.
    */
   async zonesOf(accountIds: number[]): Promise<Map<number, string>> {
-    const now = Date.now();
+    const now = this.deps.clock().getTime();
     const zones = new Map<number, string>();
     await Promise.all(
       accountIds.map(async (id) => {

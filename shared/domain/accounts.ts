@@ -1,4 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { RandomInt } from './ids';
 
 export const MAX_ACCOUNT_NAME_LENGTH = 100;
 
@@ -50,10 +51,10 @@ const KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_PATTERN = new RegExp(`^[a-z0-9]{${API_KEY_LENGTH}}$`);
 const PREFIX_LENGTH = 6;
 
-/** A new API key: 40 lowercase alphanumerics from the system CSPRNG (about 206 bits). */
-export function generateApiKey(): string {
+/** A new API key: 40 lowercase alphanumerics, each drawn from `random` (a CSPRNG: about 206 bits). */
+export function generateApiKey(random: RandomInt): string {
   let key = '';
-  for (let i = 0; i < API_KEY_LENGTH; i++) key += KEY_ALPHABET[randomInt(KEY_ALPHABET.length)];
+  for (let i = 0; i < API_KEY_LENGTH; i++) key += KEY_ALPHABET[random(KEY_ALPHABET.length)];
   return key;
 }
 

@@ -1,5 +1,6 @@
 import { AccountService } from '../../shared/domain/account-service';
 import { AppError } from '../../shared/domain/errors';
+import { cryptoRandomInt, ulidAt } from '../../shared/ids';
 import { AccountsRepository, ApiKeysRepository } from '../../shared/store/accounts-repo';
 import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
@@ -52,6 +53,8 @@ describe('AccountService', () => {
       accounts: new AccountsRepository(store),
       apiKeys: new ApiKeysRepository(store),
       ids: new IdAllocator(store, 'account-test'),
+      keyIds: ulidAt,
+      random: cryptoRandomInt,
       clock: () => new Date(),
       authCacheTtlMs: ttl,
     });
@@ -110,6 +113,8 @@ describe('AccountService sending settings', () => {
       accounts: new AccountsRepository(store),
       apiKeys: new ApiKeysRepository(store),
       ids: new IdAllocator(store, 'account-test'),
+      keyIds: ulidAt,
+      random: cryptoRandomInt,
       clock: () => new Date('2026-11-22T10:00:00Z'),
       authCacheTtlMs: 0,
     });
