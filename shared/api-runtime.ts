@@ -1,7 +1,6 @@
 import { type Config, readConfig } from './config';
 import { AccountService } from './domain/account-service';
 import { LinkCache } from './domain/link-cache';
-import { LinkCodec } from './domain/link-code';
 import { LinkService } from './domain/link-service';
 import { MessageService, type SendingPorts } from './domain/message-service';
 import type { Message } from './domain/messages';
@@ -9,6 +8,7 @@ import { RateLimiter } from './domain/rate-limit';
 import { StatsService } from './domain/stats-service';
 import { type Clock, systemClock } from './domain/time';
 import { cryptoRandomInt, ulidAt } from './ids';
+import { linkCodecSource } from './link-codec-source';
 import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -97,15 +97,6 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const messageStore = new MessagesRepository(store);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
-  let codec: Promise<LinkCodec> | undefined;
-  /** Read-only callers look the secret up until it exists, then keep it like everyone else. */
-  const readCodec = async (): Promise<LinkCodec | undefined> => {
-    if (codec) return codec;
-    const secret = await settings.existingLinkCodeSecret();
-    if (secret === undefined) return undefined;
-    codec ??= Promise.resolve(new LinkCodec(secret));
-    return codec;
-  };
   const queues =
     overrides.queues ??
     (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
@@ -123,14 +114,9 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const links = new LinkService({
     links: linksRepository,
     ids: new IdAllocator(store, 'link'),
-    codec: (purpose) => {
-      if (purpose === 'read') return readCodec();
-      codec ??= settings.linkCodeSecret().then((secret) => new LinkCodec(secret));
-      // A failed read must not stick: the next call tries again.
-      codec.catch(() => (codec = undefined));
-      return codec;
-    },
+    codec: linkCodecSource(settings),
     cache: new LinkCache(config.linkCacheTtlMs),
+    now: Date.now,
     shortLinkBase: config.shortLinkBase,
     clock,
   });

@@ -1,8 +1,8 @@
 import type { RedirectDeps } from './api/redirect';
 import { readConfig } from './config';
 import { LinkCache } from './domain/link-cache';
-import { LinkCodec } from './domain/link-code';
 import { LinkResolver } from './domain/link-resolver';
+import { linkCodecSource } from './link-codec-source';
 import { noQueues, SqsQueues } from './queue/queues';
 import { createStore } from './store/client';
 import { LinksRepository } from './store/links-repo';
@@ -28,18 +28,12 @@ export function installRedirectDeps(deps: RedirectDeps): void {
 function createRedirectDeps(): RedirectDeps {
   const config = readConfig();
   const store = createStore(config);
-  const settings = new SettingsRepository(store);
-  let codec: LinkCodec | undefined;
+  const codec = linkCodecSource(new SettingsRepository(store));
   const resolver = new LinkResolver({
     links: new LinksRepository(store),
-    // Read-only: the secret is looked up until it exists (no link exists before), then kept.
-    codec: async () => {
-      if (codec) return codec;
-      const secret = await settings.existingLinkCodeSecret();
-      if (secret !== undefined) codec = new LinkCodec(secret);
-      return codec;
-    },
+    codec: () => codec('read'),
     cache: new LinkCache(config.linkCacheTtlMs),
+    now: Date.now,
   });
   return {
     links: { findForRedirect: (code) => resolver.find(code) },

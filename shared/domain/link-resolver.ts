@@ -25,6 +25,8 @@ export class LinkResolver {
       /** Undefined while no link (and so no code secret) exists. */
       codec: () => Promise<LinkCodec | undefined>;
       cache: LinkCache;
+      /** Epoch milliseconds, for the cache's TTL (Date.now in production). */
+      now: () => number;
     },
   ) {}
 
@@ -32,7 +34,7 @@ export class LinkResolver {
   find(code: string): CachedLink | undefined | Promise<CachedLink | undefined> {
     const normalized = code.toLowerCase();
     const { cache } = this.deps;
-    const cached = cache.get(normalized, Date.now());
+    const cached = cache.get(normalized, this.deps.now());
     if (cached !== undefined) return cached ?? undefined;
     const since = cache.invalidations;
     const reading = this.#reading.get(normalized);
@@ -46,7 +48,7 @@ export class LinkResolver {
   }
 
   async #read(code: string, since: number): Promise<CachedLink | undefined> {
-    const startedAt = Date.now();
+    const startedAt = this.deps.now();
     const id = (await this.deps.codec())?.decode(code);
     const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false });
     const found = link?.code === code ? cachedLink(link) : undefined;

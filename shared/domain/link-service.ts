@@ -79,6 +79,8 @@ export interface LinkServiceDeps {
   codec: (purpose: 'issue' | 'read') => Promise<LinkCodec | undefined>;
   /** The redirect's per-container cache; this service invalidates it on every change. */
   cache: LinkCache;
+  /** Epoch milliseconds for the cache's TTL; the clock's when not given. */
+  now?: () => number;
   /** `{short_link_base}` without a trailing slash; unset where no short link is built. */
   shortLinkBase: string | undefined;
   clock: Clock;
@@ -88,7 +90,8 @@ export class LinkService {
   readonly #resolver: LinkResolver;
 
   constructor(private readonly deps: LinkServiceDeps) {
-    this.#resolver = new LinkResolver({ links: deps.links, codec: () => deps.codec('read'), cache: deps.cache });
+    const now = deps.now ?? (() => deps.clock().getTime());
+    this.#resolver = new LinkResolver({ links: deps.links, codec: () => deps.codec('read'), cache: deps.cache, now });
   }
 
   shortLinkOf(code: string): string {

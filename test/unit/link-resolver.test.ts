@@ -37,7 +37,7 @@ describe('LinkResolver', () => {
   it('makes one read for many requests of a code while that read is under way, then serves them from the cache', async () => {
     const store = slowLinks();
     store.put(7, 'https://example.com/seven');
-    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache: new LinkCache(60_000) });
+    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache: new LinkCache(60_000), now: Date.now });
 
     const pending = Array.from({ length: 10 }, () => resolver.find(codec.encode(7).toUpperCase()));
     await new Promise((resolve) => setImmediate(resolve));
@@ -54,7 +54,7 @@ describe('LinkResolver', () => {
     const store = slowLinks();
     store.put(8, 'https://example.com/old');
     const cache = new LinkCache(60_000);
-    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache });
+    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache, now: Date.now });
     const code = codec.encode(8);
 
     // A read begins; meanwhile the link changes (and its entry is invalidated)
@@ -76,7 +76,7 @@ describe('LinkResolver', () => {
 
   it('caches unknown codes as such', async () => {
     const store = slowLinks();
-    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache: new LinkCache(60_000) });
+    const resolver = new LinkResolver({ links: store.reader, codec: async () => codec, cache: new LinkCache(60_000), now: Date.now });
     const first = resolver.find(codec.encode(9));
     await new Promise((resolve) => setImmediate(resolve));
     store.release();
