@@ -1,13 +1,13 @@
 import { type ApiRuntime, type ApiRuntimeOverrides, createApiRuntime, installApiRuntime } from './api-runtime';
 import { type Config, readConfig } from './config';
 import { ClickAggregator } from './domain/click-aggregator';
+import type { SmsGateway } from './domain/gateway';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
 import { WebhookService } from './domain/webhooks';
 import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
-import type { SmsGateway } from './sms/gateway';
 import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
 import { ClicksRepository } from './store/clicks-repo';

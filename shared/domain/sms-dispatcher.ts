@@ -1,4 +1,4 @@
-import type { DeliveryReport, SmsGateway, SubmitResult } from '../sms/gateway';
+import type { DeliveryReport, SmsGateway, SubmitResult } from './gateway';
 import { isFinal, type MessageStatus, statusOfParts } from './message-status';
 import { type Message, normalizeGatewayMessageId } from './messages';
 import { countSegments } from './segments';
