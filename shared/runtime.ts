@@ -14,8 +14,6 @@ import { ClicksRepository } from './store/clicks-repo';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { webhookSender } from './webhooks/http-sender';
 
-export { createSendingPorts } from './api-runtime';
-
 /**
  * Everything a handler needs, built once per container (cold start) from the
  * environment: what the API operations use (shared/api-runtime.ts) plus the gateway, the
@@ -46,11 +44,11 @@ export function installRuntime(installed: Runtime): void {
   installRedirectDeps({ links: installed.links, queues: installed.queues, clock: () => installed.clock() });
 }
 
-export type RuntimeOverrides = Omit<ApiRuntimeOverrides, 'onMessageStatus'>;
+export type RuntimeOverrides = ApiRuntimeOverrides;
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
-  const core = createApiRuntime(config, { ...overrides, onMessageStatus: (message) => webhooks.onMessageStatus(message) });
-  const { store, queues, accounts, messages, messageStore, campaigns } = core;
+  const core = createApiRuntime(config, overrides);
+  const { store, queues, accounts, messageStore, schedule, statusChanges } = core;
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => core.clock();
   // The simulator reports through the dispatcher: the path real gateways' reports take.
@@ -71,8 +69,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const webhooks = new WebhookService({
     ports: {
       store: new WebhooksRepository(store),
-      scheduleTry: (eventId, at) => campaigns.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
-      unscheduleTry: (eventId, at) => campaigns.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      scheduleTry: (eventId, at) => schedule.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
       enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
       zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
       post: webhookSender(targets),
@@ -80,12 +78,9 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     targets,
     clock,
   });
-  const dispatcher: SmsDispatcher = new SmsDispatcher({
-    messages: messageStore,
-    gateway,
-    clock,
-    onStatus: (message) => messages.onMessageStatus(message),
-  });
+  // Webhooks hear of a status change after the campaign has followed it.
+  statusChanges.subscribe(webhooks);
+  const dispatcher: SmsDispatcher = new SmsDispatcher({ messages: messageStore, gateway, clock, statusChanges });
   // One object: a test that replaces `clock` on the runtime moves every service's time.
   return Object.assign(core, {
     clicks: new ClickAggregator({ clicks: new ClicksRepository(store), zonesOf: (ids: number[]) => accounts.zonesOf(ids), clock }),
