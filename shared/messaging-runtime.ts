@@ -22,7 +22,7 @@ export interface Messaging {
 export interface MessagingDeps {
   ports: SendingPorts;
   webhookQueue: WebhookQueue;
-  links: LinkService;
+  links: Pick<LinkService, 'create' | 'shortLinkOf' | 'getMany'>;
   campaignIds: IdSource;
   messageIds: IdSource;
   uuids: () => string;
