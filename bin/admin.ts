@@ -197,7 +197,7 @@ async function run(rt: Runtime, group: string, command: string, args: string[]):
     case 'campaign approve':
     case 'campaign decline': {
       const campaignId = id(0, 'a campaign id');
-      const campaign = command === 'approve' ? await rt.messages.approveCampaign(campaignId) : await rt.messages.declineCampaign(campaignId);
+      const campaign = command === 'approve' ? await rt.moderation.approve(campaignId) : await rt.moderation.decline(campaignId);
       return print(`Campaign ${campaign.id} is ${campaign.status}`, campaign);
     }
     case 'message show': {

@@ -2,8 +2,8 @@ import { runtime } from '../shared/runtime';
 
 const rt = runtime();
 
-/** Runs on a schedule: releases deferred campaigns that are due (see MessageService.releaseDue). */
+/** Runs on a schedule: runs the timed tasks that are due, deferred campaigns among them (see Scheduler.sweep). */
 export const handler = async () => {
-  const released = await rt.messages.releaseDue();
+  const released = await rt.scheduler.sweep();
   return { released };
 };

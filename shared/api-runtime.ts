@@ -1,14 +1,22 @@
 import { type Config, readConfig } from './config';
 import { AccountService } from './domain/account-service';
+import type { Account } from './domain/accounts';
 import { LinkCache } from './domain/link-cache';
 import { LinkService } from './domain/link-service';
-import { MessageService, type SendingPorts } from './domain/message-service';
-import type { Message } from './domain/messages';
+import type { Link } from './domain/links';
+import type { MessageListing, MessageQuery } from './domain/message-listing';
+import type { SendingPorts } from './domain/message-ports';
+import type { MessageQueries } from './domain/message-queries';
+import type { MessageSending, SendInput } from './domain/message-sending';
+import type { Moderation } from './domain/moderation';
 import { RateLimiter } from './domain/rate-limit';
+import type { Scheduler } from './domain/scheduler';
 import { StatsService } from './domain/stats-service';
+import type { StatusChanges } from './domain/status-changes';
 import { type Clock, systemClock } from './domain/time';
 import { cryptoRandomInt, ulidAt } from './ids';
 import { linkCodecSource } from './link-codec-source';
+import { createMessaging } from './messaging-runtime';
 import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -17,6 +25,7 @@ import { createStore, type Store } from './store/client';
 import { IdAllocator } from './store/id-allocator';
 import { LinksRepository } from './store/links-repo';
 import { MessagesRepository } from './store/messages-repo';
+import { ScheduleRepository } from './store/schedule-repo';
 import { SettingsRepository } from './store/settings-repo';
 
 /**
@@ -39,17 +48,30 @@ export interface ApiRuntime {
   links: LinkService;
   stats: StatsService;
   settings: SettingsRepository;
-  messages: MessageService;
+  sending: MessageSending;
+  messageQueries: MessageQueries;
+  moderation: Moderation;
+  scheduler: Scheduler;
+  /** Every status change of a message: the campaign follow-up, then (full runtime) webhooks. */
+  statusChanges: StatusChanges;
+  /** @deprecated Use `sending` and `messageQueries`; kept until the API operations are moved over. */
+  messages: LegacyMessages;
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
+  schedule: ScheduleRepository;
+}
+
+/** What `messages` offered the API operations before the split; each call goes to its new service. */
+export interface LegacyMessages {
+  send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }>;
+  list(account: Account, query: MessageQuery): Promise<MessageListing>;
+  campaignLinks(account: Account, campaignId: number): Promise<Link[]>;
 }
 
 export interface ApiRuntimeOverrides {
   queues?: Queues;
   /** Wraps the sending operations: for fault tests of the local runtime only (local/crash-point.ts). */
   sendingPorts?: (ports: SendingPorts) => SendingPorts;
-  /** Told of every status a message moves to (webhooks, in the full runtime); API operations move none. */
-  onMessageStatus?: (message: Message) => Promise<void>;
 }
 
 let current: ApiRuntime | undefined;
@@ -64,37 +86,13 @@ export function installApiRuntime(installed: ApiRuntime): void {
   current = installed;
 }
 
-/** The storage and queue operations sending needs, over the table and the sms queue. */
-export function createSendingPorts(store: Store, queues: Queues): SendingPorts {
-  const messages = new MessagesRepository(store);
-  const campaigns = new CampaignsRepository(store);
-  const settings = new SettingsRepository(store);
-  return {
-    createMessage: (message) => messages.create(message),
-    createCampaign: (campaign) => campaigns.create(campaign),
-    getCampaign: (id) => campaigns.get(id),
-    moveCampaign: (id, from, status, sentAt) => campaigns.move(id, from, status, sentAt),
-    noteCampaignSent: (id, sentAt) => campaigns.noteSent(id, sentAt),
-    schedule: (minute, task) => campaigns.schedule(minute, task),
-    dueIn: (minute) => campaigns.dueIn(minute),
-    unschedule: (minute, task) => campaigns.unschedule(minute, task),
-    sweptUntil: () => settings.get('schedule-swept-until'),
-    setSweptUntil: (minute) => settings.put('schedule-swept-until', minute),
-    enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })),
-    getMessage: (id) => messages.get(id),
-    enqueueWebhook: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
-    markAmbiguous: (id, reason, at) => messages.markAmbiguous(id, reason, at),
-    listMessages: (accountId) => messages.listByAccount(accountId),
-    setMessageStatus: (id, status, at) => messages.applyStatus(id, status, at),
-    getCampaigns: (ids) => campaigns.getMany(ids),
-  };
-}
-
 export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides = {}): ApiRuntime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   const linksRepository = new LinksRepository(store);
   const messageStore = new MessagesRepository(store);
+  const campaigns = new CampaignsRepository(store);
+  const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
   const queues =
@@ -120,17 +118,24 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     shortLinkBase: config.shortLinkBase,
     clock,
   });
-  const ports = createSendingPorts(store, queues);
-  const messages = new MessageService({
+  const ports: SendingPorts = {
+    campaigns,
+    messages: messageStore,
+    schedule,
+    sendQueue: { enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })) },
+  };
+  const messaging = createMessaging({
     ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
+    webhookQueue: { enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })) },
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),
+    uuids: () => ulidAt(clock()),
     clock,
     serviceSignature: config.serviceSignature,
     shortLinkHost: config.shortLinkBase ? new URL(config.shortLinkBase).hostname : '',
-    statusListener: overrides.onMessageStatus,
   });
+  const { sending, messageQueries } = messaging;
   const self: ApiRuntime = {
     config,
     store,
@@ -141,9 +146,19 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     rateLimits: new RateLimiter({ clock, defaultPerSecond: config.apiRateLimit }),
     links,
     stats: new StatsService({ links: linksRepository, buckets: new ClicksRepository(store), clock }),
-    messages,
+    sending,
+    messageQueries,
+    moderation: messaging.moderation,
+    scheduler: messaging.scheduler,
+    statusChanges: messaging.statusChanges,
+    messages: {
+      send: (account, input) => sending.send(account, input),
+      list: (account, query) => messageQueries.list(account, query),
+      campaignLinks: (account, campaignId) => messageQueries.campaignLinks(account, campaignId),
+    },
     messageStore,
-    campaigns: new CampaignsRepository(store),
+    campaigns,
+    schedule,
   };
   return self;
 }

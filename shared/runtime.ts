@@ -1,6 +1,7 @@
 import { type ApiRuntime, type ApiRuntimeOverrides, createApiRuntime, installApiRuntime } from './api-runtime';
 import { type Config, readConfig } from './config';
 import { ClickAggregator } from './domain/click-aggregator';
+import type { SmsGateway } from './domain/gateway';
 import { SmsDispatcher } from './domain/sms-dispatcher';
 import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
@@ -8,15 +9,12 @@ import { WebhookService } from './domain/webhooks';
 import { cryptoToken, ulidAt } from './ids';
 import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
-import type { SmsGateway } from './sms/gateway';
 import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
 import { ClicksRepository } from './store/clicks-repo';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { logNewEvents } from './webhooks/delivery-log';
 import { webhookSender } from './webhooks/http-sender';
-
-export { createSendingPorts } from './api-runtime';
 
 /**
  * Everything a handler needs, built once per container (cold start) from the
@@ -48,11 +46,11 @@ export function installRuntime(installed: Runtime): void {
   installRedirectDeps({ links: installed.links, queues: installed.queues, clock: () => installed.clock() });
 }
 
-export type RuntimeOverrides = Omit<ApiRuntimeOverrides, 'onMessageStatus'>;
+export type RuntimeOverrides = ApiRuntimeOverrides;
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
-  const core = createApiRuntime(config, { ...overrides, onMessageStatus: async (message) => logNewEvents(await webhooks.onMessageStatus(message)) });
-  const { store, queues, accounts, messages, messageStore, campaigns } = core;
+  const core = createApiRuntime(config, overrides);
+  const { store, queues, accounts, messageStore, schedule, statusChanges } = core;
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => core.clock();
   // The simulator reports through the dispatcher: the path real gateways' reports take.
@@ -73,8 +71,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const webhooks = new WebhookService({
     ports: {
       store: new WebhooksRepository(store),
-      scheduleTry: (eventId, at) => campaigns.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
-      unscheduleTry: (eventId, at) => campaigns.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      scheduleTry: (eventId, at) => schedule.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
+      unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
       enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
       zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
       post: webhookSender(targets),
@@ -84,12 +82,9 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     ids: ulidAt,
     secrets: cryptoToken,
   });
-  const dispatcher: SmsDispatcher = new SmsDispatcher({
-    messages: messageStore,
-    gateway,
-    clock,
-    onStatus: (message) => messages.onMessageStatus(message),
-  });
+  // Webhooks hear of a status change after the campaign has followed it.
+  statusChanges.subscribe({ onMessageStatus: async (message) => logNewEvents(await webhooks.onMessageStatus(message)) });
+  const dispatcher: SmsDispatcher = new SmsDispatcher({ messages: messageStore, gateway, clock, statusChanges });
   // One object: a test that replaces `clock` on the runtime moves every service's time.
   return Object.assign(core, {
     clicks: new ClickAggregator({ clicks: new ClicksRepository(store), zonesOf: (ids: number[]) => accounts.zonesOf(ids), clock }),

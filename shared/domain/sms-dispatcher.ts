@@ -1,7 +1,8 @@
-import type { DeliveryReport, SmsGateway, SubmitResult } from '../sms/gateway';
+import type { DeliveryReport, SmsGateway, SubmitResult } from './gateway';
 import { isFinal, type MessageStatus, statusOfParts } from './message-status';
 import { type Message, normalizeGatewayMessageId } from './messages';
 import { countSegments } from './segments';
+import type { StatusPublisher } from './status-changes';
 import type { Clock } from './time';
 
 /** What sending needs from storage; shared/store/messages-repo.ts implements it. */
@@ -66,8 +67,8 @@ export class SmsDispatcher {
       messages: MessageStore;
       gateway: SmsGateway;
       clock: Clock;
-      /** Called on each status change: webhooks, campaign status. */
-      onStatus?: (message: Message) => Promise<void>;
+      /** Where each status change goes: the campaign follow-up, then webhooks. */
+      statusChanges?: StatusPublisher;
     },
   ) {}
 
@@ -105,7 +106,7 @@ export class SmsDispatcher {
       result.outcome === 'accepted'
         ? await messages.markAccepted(messageId, gateway.name, result.gatewayMessageId, clock())
         : await messages.applyStatus(messageId, 'REJECTD', clock());
-    if (updated) await this.deps.onStatus?.(updated);
+    if (updated) await this.deps.statusChanges?.publish(updated);
     if (result.outcome === 'accepted') {
       for (const part of result.refusedParts ?? []) {
         await this.reportForMessage({ messageId, gateway: gateway.name, status: 'REJECTD', at: clock(), part });
@@ -140,7 +141,7 @@ export class SmsDispatcher {
       next = recorded && statusOfParts(recorded.segNum, recorded.partStatuses ?? {});
     }
     const updated = next && (await messages.applyStatus(messageId, next, at));
-    if (updated) await this.deps.onStatus?.(updated);
+    if (updated) await this.deps.statusChanges?.publish(updated);
     return true;
   }
 
@@ -153,7 +154,7 @@ export class SmsDispatcher {
     const id = await this.deps.messages.findByGatewayId(report.gateway, report.gatewayMessageId);
     if (id === undefined) return false;
     const updated = await this.deps.messages.applyStatus(id, report.status, report.at);
-    if (updated) await this.deps.onStatus?.(updated);
+    if (updated) await this.deps.statusChanges?.publish(updated);
     return true;
   }
 }

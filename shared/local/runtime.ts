@@ -157,12 +157,12 @@ function localQueues(): LocalQueues {
   });
 }
 
-/** Releases due deferred campaigns every 20 seconds, as the scheduled function does on AWS. */
+/** Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries), as the scheduled function does on AWS. */
 function startDeferredSweeper(rt: Runtime): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= rt.messages
-      .releaseDue()
+    running ??= rt.scheduler
+      .sweep()
       .then(() => undefined)
       .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(error) })))
       .finally(() => (running = undefined));

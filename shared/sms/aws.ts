@@ -1,6 +1,6 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand } from '@aws-sdk/client-pinpoint-sms-voice-v2';
+import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from '../domain/gateway';
 import type { MessageStatus } from '../domain/message-status';
-import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface AwsSmsSettings {
   region: string;

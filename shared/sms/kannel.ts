@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { OutboundSms, SmsGateway, SubmitResult } from '../domain/gateway';
 import type { MessageStatus } from '../domain/message-status';
 import { splitSegments } from '../domain/segments';
 import { type SecretSetting, secretReader } from '../secrets';
-import type { OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 export interface KannelSettings {
   /** smsbox's sendsms URL, e.g. `http://127.0.0.1:13013/cgi-bin/sendsms`. */

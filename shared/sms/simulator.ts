@@ -1,5 +1,5 @@
+import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from '../domain/gateway';
 import { errorField, logger } from '../telemetry';
-import type { DeliveryReport, OutboundSms, SmsGateway, SubmitResult } from './gateway';
 
 /**
  * The built-in gateway for development and tests: no network, deterministic outcomes

@@ -1,13 +1,13 @@
-import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Campaign, CampaignStatus, ScheduledTask } from '../domain/campaigns';
+import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Campaign, CampaignStatus } from '../domain/campaigns';
+import type { CampaignStore } from '../domain/message-ports';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { withoutNulls } from './items';
 import { keys } from './keys';
-import { queryAll } from './query';
 
-export class CampaignsRepository {
+export class CampaignsRepository implements CampaignStore {
   constructor(private readonly store: Store) {}
 
   async create(campaign: Campaign): Promise<void> {
@@ -35,7 +35,6 @@ export class CampaignsRepository {
     ).map(fromItem);
   }
 
-  /** Moves the campaign to `status` if it is in one of `from`; the updated campaign, or undefined. */
   /** Moves the campaign to `status` from one of `from`; with `sentAt`, also records it unless already there. */
   async move(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined> {
     const values: Record<string, NativeAttributeValue> = { ':status': status };
@@ -73,36 +72,6 @@ export class CampaignsRepository {
       ),
     );
   }
-
-  /** Records a timed task under the minute it is due in. */
-  async schedule(minute: string, task: ScheduledTask): Promise<void> {
-    await this.store.db.send(
-      new PutCommand({ TableName: this.store.tableName, Item: { ...scheduledKey(minute, task), entity: 'Scheduled', ...task } }),
-    );
-  }
-
-  /** Tasks due in one minute: one Query of that minute's partition, never a scan. */
-  async dueIn(minute: string): Promise<ScheduledTask[]> {
-    const items = await queryAll(this.store, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.scheduledAt(minute) } });
-    return items.map(
-      (item): ScheduledTask =>
-        item.kind === 'webhook'
-          ? { kind: 'webhook', eventId: String(item.eventId), at: String(item.at) }
-          : item.kind === 'expire' || item.kind === 'recover'
-            ? { kind: item.kind, messageId: Number(item.messageId), at: String(item.at) }
-            : { kind: 'send', campaignId: Number(item.campaignId), messageId: Number(item.messageId) },
-    );
-  }
-
-  async unschedule(minute: string, task: ScheduledTask): Promise<void> {
-    await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: scheduledKey(minute, task) }));
-  }
-}
-
-function scheduledKey(minute: string, task: ScheduledTask) {
-  if (task.kind === 'send') return keys.scheduled(minute, 'SEND', task.campaignId);
-  if (task.kind === 'webhook') return keys.scheduledWebhookTry(minute, task.eventId);
-  return keys.scheduled(minute, task.kind === 'expire' ? 'EXPIRE' : 'RECOVER', task.messageId);
 }
 
 function fromItem(item: Record<string, NativeAttributeValue>): Campaign {

@@ -67,9 +67,9 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     const declined = (await service.api('Message/SendSmsMessage', moderatedKey, { recipient: '447400123450', text: 'Hi' })).data;
 
     // Act
-    await service.runtime.messages.approveCampaign(approved.campaignId);
-    await service.runtime.messages.declineCampaign(declined.campaignId);
-    await service.runtime.messages.releaseDue();
+    await service.runtime.moderation.approve(approved.campaignId);
+    await service.runtime.moderation.decline(declined.campaignId);
+    await service.runtime.scheduler.sweep();
 
     // Assess
     const status = async (messageId: number) => (await service.api('Message/GetSMSStatus', moderatedKey, { ids: String(messageId) })).data[0];
@@ -77,7 +77,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
     expect((await status(approved.messageId)).status).toBe('DELIVRD');
     expect((await status(declined.messageId)).status).toBe('REJECTD');
     expect((await service.runtime.campaigns.get(declined.campaignId))?.status).toBe('DECLINED');
-    await expect(service.runtime.messages.approveCampaign(declined.campaignId)).rejects.toThrow('not in moderation');
+    await expect(service.runtime.moderation.approve(declined.campaignId)).rejects.toThrow('not in moderation');
   });
 
   it.each([
@@ -147,11 +147,11 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
 
       // Act: a sweep before the time releases nothing; one after it sends the message
       service.runtime.clock = () => new Date('2030-06-10T09:59:30Z');
-      expect(await service.runtime.messages.releaseDue()).toBe(0);
+      expect(await service.runtime.scheduler.sweep()).toBe(0);
       expect((await statusOf(sent.data.messageId)).status).toBe('NEW');
       service.runtime.clock = () => new Date('2030-06-10T10:00:05Z');
-      expect(await service.runtime.messages.releaseDue()).toBe(1);
-      expect(await service.runtime.messages.releaseDue()).toBe(0);
+      expect(await service.runtime.scheduler.sweep()).toBe(1);
+      expect(await service.runtime.scheduler.sweep()).toBe(0);
 
       // Assess
       await until(sent.data.messageId, 'DELIVRD');
@@ -177,10 +177,10 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
 
       // Act: sweeps just before and just after the hour of validity
       service.runtime.clock = () => new Date('2031-01-10T10:59:50Z');
-      await service.runtime.messages.releaseDue();
+      await service.runtime.scheduler.sweep();
       const before = (await statusOf(sent.data.messageId)).status;
       service.runtime.clock = () => new Date('2031-01-10T11:00:10Z');
-      await service.runtime.messages.releaseDue();
+      await service.runtime.scheduler.sweep();
 
       // Assess
       expect(before).toBe('ACCEPTD');

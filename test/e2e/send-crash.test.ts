@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MIN_DEFER_MS, RECOVERY_CHECK_MS } from '../../shared/domain/message-service';
+import { MIN_DEFER_MS, RECOVERY_CHECK_MS } from '../../shared/domain/message-sending';
 import { isFinal } from '../../shared/domain/message-status';
 import type { Message } from '../../shared/domain/messages';
 import type { LocalService } from '../../shared/local/runtime';
@@ -76,7 +76,7 @@ describe('Message/SendSmsMessage when the service is killed mid-send', () => {
     (service.runtime.gateway as SimulatorGateway).observe((sms: OutboundSms) => submits.push(sms.messageId));
     const stored = () => service.runtime.messageStore.listByAccount(service.demo.accountId);
     service.runtime.clock = () => new Date(Date.now() + RECOVERY_CHECK_MS);
-    await service.runtime.messages.releaseDue();
+    await service.runtime.scheduler.sweep();
     const sentNow = async () => (await stored()).filter((message) => message.text.startsWith('Now'));
     await eventually(async () => unsettled(await sentNow()).length === 0).catch(() => undefined);
 
@@ -89,7 +89,7 @@ describe('Message/SendSmsMessage when the service is killed mid-send', () => {
 
     // Act: the deferred time comes.
     service.runtime.clock = () => new Date(deferredTo.getTime() + 60_000);
-    await service.runtime.messages.releaseDue();
+    await service.runtime.scheduler.sweep();
     await eventually(async () => unsettled(await stored()).length === 0).catch(() => undefined);
 
     // Assess: the deferred one went out too, and each message exactly once.

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RECOVERY_CHECK_MS } from '../../shared/domain/message-service';
+import { RECOVERY_CHECK_MS } from '../../shared/domain/message-sending';
 import type { LocalService } from '../../shared/local/runtime';
 import type { OutboundSms } from '../../shared/sms/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
@@ -65,8 +65,8 @@ describe('send pipeline when the service is killed', () => {
     const submits: number[] = [];
     (local.runtime.gateway as SimulatorGateway).observe((sms: OutboundSms) => submits.push(sms.messageId));
     local.runtime.clock = () => new Date(Date.now() + RECOVERY_CHECK_MS + 60_000);
-    await local.runtime.messages.releaseDue();
-    await local.runtime.messages.releaseDue(); // a second sweep changes nothing
+    await local.runtime.scheduler.sweep();
+    await local.runtime.scheduler.sweep(); // a second sweep changes nothing
 
     await eventually(async () => (await statusOf(local!.baseUrl, queued.data.messageId))?.status === 'DELIVRD');
     await local.queues.drain();

@@ -49,7 +49,7 @@ describe('delivery-report webhooks', () => {
   }
   const advance = async (ms: number) => {
     now = new Date(now.getTime() + ms);
-    await service.runtime.messages.releaseDue();
+    await service.runtime.scheduler.sweep();
   };
   const requestsReach = (count: number) =>
     eventually(async () => received.length >= count, 15_000).catch(() => {
@@ -139,7 +139,7 @@ describe('delivery-report webhooks', () => {
     );
 
     // Act: decline the first; let the second's validity run out
-    await service.runtime.messages.declineCampaign(held.data.campaignId);
+    await service.runtime.moderation.decline(held.data.campaignId);
     await requestsReach(1);
     await advance(4 * 60_000); // the hand-off check schedules the expiry
     await advance(60 * 60_000);

@@ -1,17 +1,11 @@
 import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
-import { LinkCache } from '../../shared/domain/link-cache';
-import { LinkCodec } from '../../shared/domain/link-code';
-import { LinkService } from '../../shared/domain/link-service';
-import { MessageService } from '../../shared/domain/message-service';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
-import { createSendingPorts } from '../../shared/runtime';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
-import { IdAllocator } from '../../shared/store/id-allocator';
-import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { eventually, startTestStore } from '../support/dynamo';
+import { messagingOver } from '../support/messaging';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -23,26 +17,8 @@ beforeAll(async () => {
 afterAll(() => close());
 
 function build(enqueued: number[]) {
-  const messages = new MessagesRepository(store);
-  const campaigns = new CampaignsRepository(store);
-  const links = new LinkService({
-    links: new LinksRepository(store),
-    ids: new IdAllocator(store, 'link'),
-    codec: async () => new LinkCodec('s'.repeat(40)),
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://sho.rt',
-    clock: () => NOW,
-  });
-  const service = new MessageService({
-    ports: createSendingPorts(store, { send: async (_queue, body) => void enqueued.push(JSON.parse(body).messageId) }),
-    links,
-    campaignIds: new IdAllocator(store, 'campaign'),
-    messageIds: new IdAllocator(store, 'message'),
-    clock: () => NOW,
-    serviceSignature: 'SMSService',
-    shortLinkHost: 'sho.rt',
-  });
-  return { service, messages, campaigns, links };
+  const messaging = messagingOver(store, { clock: () => NOW, queued: enqueued });
+  return { ...messaging, service: messaging.sending, messages: new MessagesRepository(store), campaigns: new CampaignsRepository(store) };
 }
 
 const account = (sending: Partial<Account['sending']> = {}): Account => ({
@@ -56,7 +32,7 @@ const account = (sending: Partial<Account['sending']> = {}): Account => ({
   rateLimit: null,
 });
 
-describe('MessageService.send', () => {
+describe('MessageSending.send', () => {
   it('creates a campaign with one NEW message, shortens its links and queues it', async () => {
     // Prepare
     const enqueued: number[] = [];
@@ -98,12 +74,12 @@ describe('MessageService.send', () => {
 
   it('schedules a deferred campaign under its minute instead of queueing it', async () => {
     const enqueued: number[] = [];
-    const { service, campaigns } = build(enqueued);
+    const { service, ports } = build(enqueued);
     const deferredTo = new Date(NOW.getTime() + 2 * 3600_000 + 30_000);
     const sent = await service.send(account(), { recipient: '447400123450', text: 'Later', shortenLinks: false, validityMinutes: 60, deferredTo });
     expect(sent.status).toBe(2);
     expect(enqueued).toEqual([]);
-    expect(await campaigns.dueIn('2026-11-22T12:00')).toEqual([{ kind: 'send', campaignId: sent.campaignId, messageId: sent.messageId }]);
+    expect(await ports.schedule.dueIn('2026-11-22T12:00')).toEqual([{ kind: 'send', campaignId: sent.campaignId, messageId: sent.messageId }]);
   });
 
   it.each([
@@ -135,10 +111,10 @@ describe('MessageService.send', () => {
   it('moves the campaign to SENT and DONE as the simulator reports', async () => {
     // Prepare
     const enqueued: number[] = [];
-    const { service, messages, campaigns } = build(enqueued);
+    const { service, messages, campaigns, statusChanges } = build(enqueued);
     let dispatcher: SmsDispatcher;
     const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report) });
-    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: (m) => service.onMessageStatus(m) });
+    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), statusChanges });
     const sent = await service.send(account(), { recipient: '447400123450', text: 'Hi', shortenLinks: false, validityMinutes: 60 });
 
     // Act

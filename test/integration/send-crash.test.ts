@@ -1,20 +1,17 @@
 import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
-import { LinkCache } from '../../shared/domain/link-cache';
-import { LinkCodec } from '../../shared/domain/link-code';
-import { LinkService } from '../../shared/domain/link-service';
-import { MessageService, RECOVERY_CHECK_MS, type SendInput } from '../../shared/domain/message-service';
+import type { SendingPorts } from '../../shared/domain/message-ports';
+import { RECOVERY_CHECK_MS, type SendInput } from '../../shared/domain/message-sending';
 import { isFinal } from '../../shared/domain/message-status';
 import type { Message } from '../../shared/domain/messages';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
 import { crashingAfter } from '../../shared/local/crash-point';
-import { createSendingPorts } from '../../shared/runtime';
+import type { Messaging } from '../../shared/messaging-runtime';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
-import { IdAllocator } from '../../shared/store/id-allocator';
-import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { eventually, startTestStore } from '../support/dynamo';
+import { messagingOver } from '../support/messaging';
 
 /**
  * Every instant sending can stop at: the work is cut short right after one step has been
@@ -51,54 +48,33 @@ beforeEach(async () => {
 });
 afterEach(() => close());
 
-/** A service over the store; with `killedAfter`, it stops dead right after that step is written. */
+/** The message services over the store; with `killedAfter`, they stop dead right after that step is written. */
 function start(killedAfter?: string) {
   const queued: number[] = [];
   const clock = () => now;
-  const plain = createSendingPorts(store, { send: async (queue, body) => void (queue === 'sms' && queued.push(JSON.parse(body).messageId)) });
-  const ports = killedAfter
-    ? crashingAfter(plain, killedAfter, () => {
-        throw new Killed(killedAfter);
-      })
-    : plain;
-  const links = new LinkService({
-    links: new LinksRepository(store),
-    ids: new IdAllocator(store, 'link'),
-    codec: async () => new LinkCodec('s'.repeat(40)),
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://sho.rt',
-    clock,
-  });
-  const service = new MessageService({
-    ports,
-    links,
-    clock,
-    serviceSignature: 'SMSService',
-    shortLinkHost: 'sho.rt',
-    campaignIds: new IdAllocator(store, 'campaign'),
-    messageIds: new IdAllocator(store, 'message'),
-  });
+  const wrap = killedAfter
+    ? (ports: SendingPorts) =>
+        crashingAfter(ports, killedAfter, () => {
+          throw new Killed(killedAfter);
+        })
+    : undefined;
+  const messaging = messagingOver(store, { clock, queued, wrap });
   const submitted: number[] = [];
   let dispatcher: SmsDispatcher;
   const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report), latencyMs: 1, clock });
   gateway.observe((sms) => submitted.push(sms.messageId));
-  dispatcher = new SmsDispatcher({
-    messages: new MessagesRepository(store),
-    gateway,
-    clock,
-    onStatus: (message) => service.onMessageStatus(message),
-  });
+  dispatcher = new SmsDispatcher({ messages: new MessagesRepository(store), gateway, clock, statusChanges: messaging.statusChanges });
   /** The sweeper at `at`, then the send worker on whatever it queued. */
   const sweepAt = async (at: Date) => {
     now = at;
-    await service.releaseDue();
+    await messaging.scheduler.sweep();
     for (const id of queued.splice(0)) await dispatcher.dispatch(id);
   };
-  return { service, queued, submitted, sweepAt };
+  return { messaging, queued, submitted, sweepAt };
 }
 
-async function killed(step: string, act: (service: MessageService) => Promise<unknown>): Promise<void> {
-  await expect(act(start(step).service)).rejects.toBeInstanceOf(Killed);
+async function killed(step: string, act: (messaging: Messaging) => Promise<unknown>): Promise<void> {
+  await expect(act(start(step).messaging)).rejects.toBeInstanceOf(Killed);
 }
 
 const stored = () => new MessagesRepository(store).listByAccount(ACCOUNT.id);
@@ -119,10 +95,10 @@ async function expectAllSettled(submitted: number[]): Promise<void> {
 
 const checkDue = () => new Date(T0.getTime() + RECOVERY_CHECK_MS);
 
-describe('MessageService when sending stops at any step', () => {
+describe('Sending when it stops at any step', () => {
   it.each(['schedule:recover', 'createCampaign', 'createMessage', 'enqueue'])('sends a message now, killed after %s', async (step) => {
     // Prepare
-    await killed(step, (service) => service.send(ACCOUNT, SEND));
+    await killed(step, (messaging) => messaging.sending.send(ACCOUNT, SEND));
 
     // Act
     const restarted = start();
@@ -133,7 +109,7 @@ describe('MessageService when sending stops at any step', () => {
   });
 
   it.each(['schedule:send', 'createCampaign', 'createMessage'])('sends a deferred message, killed after %s', async (step) => {
-    await killed(step, (service) => service.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO }));
+    await killed(step, (messaging) => messaging.sending.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO }));
 
     const restarted = start();
     await restarted.sweepAt(checkDue());
@@ -145,9 +121,9 @@ describe('MessageService when sending stops at any step', () => {
 
   it.each(['schedule:recover', 'moveCampaign:RUNNING', 'enqueue'])('releases a deferred message, the sweeper killed after %s', async (step) => {
     // Prepare
-    const sent = await start().service.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO });
+    const sent = await start().messaging.sending.send(ACCOUNT, { ...SEND, deferredTo: DEFERRED_TO });
     now = DEFERRED_TO;
-    await killed(step, (service) => service.releaseDue());
+    await killed(step, (messaging) => messaging.scheduler.sweep());
 
     // Act
     const restarted = start();
@@ -160,13 +136,13 @@ describe('MessageService when sending stops at any step', () => {
 
   it.each(['schedule:send', 'moveCampaign:READY_FOR_SEND'])('sends a held message, its approval killed after %s', async (step) => {
     // Prepare
-    const sent = await start().service.send(HELD, SEND);
-    await killed(step, (service) => service.approveCampaign(sent.campaignId));
+    const sent = await start().messaging.sending.send(HELD, SEND);
+    await killed(step, (messaging) => messaging.moderation.approve(sent.campaignId));
 
     // Act: an approval that died with its process is made again; one that took does not need to be.
     const restarted = start();
     const campaign = await new CampaignsRepository(store).get(sent.campaignId);
-    if (campaign?.status === 'MODERATION') await restarted.service.approveCampaign(sent.campaignId);
+    if (campaign?.status === 'MODERATION') await restarted.messaging.moderation.approve(sent.campaignId);
     await restarted.sweepAt(now);
     await restarted.sweepAt(new Date(now.getTime() + RECOVERY_CHECK_MS));
 
@@ -177,8 +153,8 @@ describe('MessageService when sending stops at any step', () => {
 
   it('keeps the task of an approval under way for the next sweep', async () => {
     // Prepare: the approval has written its task; a sweep runs before it moves the campaign.
-    const sent = await start().service.send(HELD, SEND);
-    await killed('schedule:send', (service) => service.approveCampaign(sent.campaignId));
+    const sent = await start().messaging.sending.send(HELD, SEND);
+    await killed('schedule:send', (messaging) => messaging.moderation.approve(sent.campaignId));
     const sweeper = start();
     await sweeper.sweepAt(now);
 
@@ -193,13 +169,13 @@ describe('MessageService when sending stops at any step', () => {
 
   it.each(['setMessageStatus', 'moveCampaign:DECLINED'])('rejects a held message, its decline killed after %s', async (step) => {
     // Prepare
-    const sent = await start().service.send(HELD, SEND);
-    await killed(step, (service) => service.declineCampaign(sent.campaignId));
+    const sent = await start().messaging.sending.send(HELD, SEND);
+    await killed(step, (messaging) => messaging.moderation.decline(sent.campaignId));
 
     // Act
     const restarted = start();
     const campaign = await new CampaignsRepository(store).get(sent.campaignId);
-    if (campaign?.status === 'MODERATION') await restarted.service.declineCampaign(sent.campaignId);
+    if (campaign?.status === 'MODERATION') await restarted.messaging.moderation.decline(sent.campaignId);
     await restarted.sweepAt(new Date(now.getTime() + RECOVERY_CHECK_MS));
 
     // Assess

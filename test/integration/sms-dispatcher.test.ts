@@ -1,6 +1,7 @@
+import type { OutboundSms, SmsGateway, SubmitResult } from '../../shared/domain/gateway';
 import type { Message } from '../../shared/domain/messages';
 import { ABANDONED_CLAIM_MS, SmsDispatcher } from '../../shared/domain/sms-dispatcher';
-import type { OutboundSms, SmsGateway, SubmitResult } from '../../shared/sms/gateway';
+import { StatusChanges } from '../../shared/domain/status-changes';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
@@ -112,7 +113,8 @@ describe('SmsDispatcher', () => {
     let dispatcher: SmsDispatcher;
     const gateway = new SimulatorGateway({ report: (report) => dispatcher.report(report), latencyMs: 30 });
     const seen: string[] = [];
-    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), onStatus: async (m) => void seen.push(`${m.id}:${m.status}`) });
+    const statusChanges = new StatusChanges([{ onMessageStatus: async (m) => void seen.push(`${m.id}:${m.status}`) }]);
+    dispatcher = new SmsDispatcher({ messages, gateway, clock: () => new Date(), statusChanges });
     const delivered = await newMessage('447400123450');
     const undelivered = await newMessage('447400123456');
     const rejected = await newMessage('447400123457');
@@ -125,7 +127,7 @@ describe('SmsDispatcher', () => {
     expect((await messages.get(delivered))?.status).toBe('DELIVRD');
     expect((await messages.get(undelivered))?.status).toBe('UNDELIV');
     expect((await messages.get(rejected))?.status).toBe('REJECTD');
-    // Each final status reaches onStatus. (ACCEPTD may not: a report can overtake it.)
+    // Each final status is published. (ACCEPTD may not: a report can overtake it.)
     expect(seen).toEqual(expect.arrayContaining([`${delivered}:DELIVRD`, `${undelivered}:UNDELIV`, `${rejected}:REJECTD`]));
   });
 

@@ -5,8 +5,9 @@ import { utcMinuteOf } from '../../shared/domain/time';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
 import { type WebhookEvent, WebhookService } from '../../shared/domain/webhooks';
 import { cryptoToken, ulidAt } from '../../shared/ids';
-import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
+import { ScheduleRepository } from '../../shared/store/schedule-repo';
+import { SettingsRepository } from '../../shared/store/settings-repo';
 import { WebhooksRepository } from '../../shared/store/webhooks-repo';
 import { webhookSender } from '../../shared/webhooks/http-sender';
 import { startTestStore } from '../support/dynamo';
@@ -42,7 +43,7 @@ describe('webhook attempts to refused targets', () => {
   beforeEach(() => (received.length = 0));
 
   function service(targets: WebhookTargetPolicy): WebhookService {
-    const schedule = new CampaignsRepository(store);
+    const schedule = new ScheduleRepository(store, new SettingsRepository(store));
     return new WebhookService({
       ports: {
         store: new WebhooksRepository(store),
