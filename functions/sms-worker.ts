@@ -1,39 +1,34 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { mapLimited } from '../shared/domain/concurrency';
+import type { SQSRecord } from 'aws-lambda';
+import { readBody, SmsBody } from '../shared/queue/bodies';
+import { recordBatchHandler } from '../shared/queue/record-batch';
 import { runtime } from '../shared/runtime';
 import { count, errorField, logger } from '../shared/telemetry';
 
 const rt = runtime();
 
-/** Messages of one batch handed to the gateway at once: most of a submit is waiting. */
-const SUBMITS_IN_FLIGHT = 10;
-
 /**
  * SMS queue consumer: hands each queued message to the gateway through the dispatcher,
  * which claims it first so no message is submitted twice (two copies of one queue
  * message in a batch included). A message whose handling failed (storage unavailable)
- * is reported back to the queue to be tried again.
+ * is reported back to the queue to be tried again; so is a body that is not JSON at all,
+ * which no producer writes and which ends in the dead-letter queue to be looked at.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failed = await mapLimited(event.Records, SUBMITS_IN_FLIGHT, dispatch);
-  return { batchItemFailures: event.Records.filter((_, index) => failed[index]).map((record) => ({ itemIdentifier: record.messageId })) };
-};
+export const handler = recordBatchHandler(dispatch);
 
-/** True when the record should come back. */
-async function dispatch(record: SQSRecord): Promise<boolean> {
-  const messageId = Number((JSON.parse(record.body) as { messageId?: unknown }).messageId);
-  if (!Number.isSafeInteger(messageId)) {
+async function dispatch(record: SQSRecord): Promise<void> {
+  const body = readBody(SmsBody, record.body);
+  if (!body) {
     logger.error('Skipping a malformed SMS queue message', { sqsMessageId: record.messageId });
-    return false;
+    return;
   }
+  const { messageId } = body;
   try {
     const outcome = await rt.dispatcher.dispatch(messageId);
     if (outcome === 'accepted') count('SmsAccepted');
     else if (outcome === 'rejected') count('SmsRejected');
     else if (outcome === 'ambiguous') count('SmsAmbiguous');
-    return false;
   } catch (error) {
     logger.error('SMS dispatch failed', { messageId, error: errorField(error) });
-    return true;
+    throw error;
   }
 }

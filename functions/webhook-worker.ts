@@ -1,5 +1,6 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { mapLimited } from '../shared/domain/concurrency';
+import type { SQSRecord } from 'aws-lambda';
+import { readBody, WebhookBody } from '../shared/queue/bodies';
+import { recordBatchHandler } from '../shared/queue/record-batch';
 import { runtime } from '../shared/runtime';
 import { count, errorField, logger } from '../shared/telemetry';
 import { logAttempt } from '../shared/webhooks/delivery-log';
@@ -9,20 +10,18 @@ const rt = runtime();
 /**
  * Webhook queue consumer: one delivery attempt per event whose time has come (the
  * service claims it first; an early or repeated queue message makes no attempt). A
- * failed attempt is not a failed record: its next try is already scheduled.
+ * failed attempt is not a failed record: its next try is already scheduled. Storage
+ * trouble fails the record, and so does a body that is not JSON at all.
  */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failed = await mapLimited(event.Records, 10, attempt);
-  return { batchItemFailures: event.Records.filter((_, index) => failed[index]).map((record) => ({ itemIdentifier: record.messageId })) };
-};
+export const handler = recordBatchHandler(attempt);
 
-/** True when the record should come back (storage trouble). */
-async function attempt(record: SQSRecord): Promise<boolean> {
-  const eventId = (JSON.parse(record.body) as { eventId?: unknown }).eventId;
-  if (typeof eventId !== 'string' || eventId === '') {
+async function attempt(record: SQSRecord): Promise<void> {
+  const body = readBody(WebhookBody, record.body);
+  if (!body) {
     logger.error('Skipping a malformed webhook queue message', { sqsMessageId: record.messageId });
-    return false;
+    return;
   }
+  const { eventId } = body;
   try {
     const result = await rt.webhooks.attempt(eventId);
     logAttempt(eventId, result);
@@ -30,9 +29,8 @@ async function attempt(record: SQSRecord): Promise<boolean> {
     if (outcome === 'delivered') count('WebhooksDelivered');
     else if (outcome === 'retry') count('WebhookAttemptsFailed');
     else if (outcome === 'failed') count('WebhooksAbandoned');
-    return false;
   } catch (error) {
     logger.error('Webhook attempt failed', { eventId, error: errorField(error) });
-    return true;
+    throw error;
   }
 }

@@ -1,6 +1,7 @@
 import type { SQSEvent } from 'aws-lambda';
 import type { QueuedClick } from '../domain/click-aggregator';
 import type { ClickEvent } from '../domain/clicks';
+import { ClickBody, readBody } from '../queue/bodies';
 import { logger } from '../telemetry';
 
 /**
@@ -29,17 +30,10 @@ export function clickBatch(event: SQSEvent): QueuedClick[] {
   return clicks;
 }
 
+/** The click, or undefined for any body that is not one: JSON of another shape or not JSON at all. */
 function parseClick(body: string): ClickEvent | undefined {
   try {
-    const value = JSON.parse(body) as Partial<ClickEvent>;
-    const valid =
-      Number.isSafeInteger(value.linkId) &&
-      Number.isSafeInteger(value.accountId) &&
-      typeof value.at === 'string' &&
-      !Number.isNaN(Date.parse(value.at)) &&
-      (value.visitor === 'human' || value.visitor === 'bot') &&
-      typeof value.redirected === 'boolean';
-    return valid ? (value as ClickEvent) : undefined;
+    return readBody(ClickBody, body);
   } catch {
     return undefined;
   }

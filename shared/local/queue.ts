@@ -1,13 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueueName, Queues } from '../queue/queues';
+import { randomUUID } from 'node:crypto';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
 import { lambdaContext } from './lambda-context';
+import { type QueueHandler, sqsEvent } from './sqs-event';
 
-/** A queue consumer with the shape of an SQS-triggered Lambda handler. */
-// biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's SQSHandler, which a handler returning nothing satisfies.
-export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+export { LocalQueues } from './local-queues';
+export type { QueueHandler } from './sqs-event';
 
 export interface LocalQueueOptions {
   name: string;
@@ -252,54 +250,5 @@ export class LocalQueue {
     let soonest: number | undefined;
     for (const message of this.#messages.values()) soonest = Math.min(soonest ?? Infinity, message.visibleAt);
     return soonest === undefined ? undefined : Math.max(0, soonest - now);
-  }
-}
-
-function sqsEvent(queue: string, batch: ReceivedMessage[]): SQSEvent {
-  return {
-    Records: batch.map(
-      (message): SQSRecord => ({
-        messageId: message.messageId,
-        receiptHandle: `${message.messageId}#${message.receiveCount}`,
-        body: message.body,
-        attributes: {
-          ApproximateReceiveCount: String(message.receiveCount),
-          SentTimestamp: String(message.sentAt),
-          SenderId: 'local',
-          ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt),
-        },
-        messageAttributes: {},
-        md5OfBody: createHash('md5').update(message.body).digest('hex'),
-        eventSource: 'aws:sqs',
-        eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
-        awsRegion: 'local',
-      }),
-    ),
-  };
-}
-
-/** What every local send answers: there is nothing to wait for (one promise, shared). */
-const SENT: Promise<void> = Promise.resolve();
-
-/** The local runtime's queues by name, for producers (Queues) and for tests (drain). */
-export class LocalQueues implements Queues {
-  constructor(readonly queues: Record<QueueName, LocalQueue>) {}
-
-  send(queue: QueueName, body: string): Promise<void> {
-    try {
-      this.queues[queue].send(body);
-      return SENT;
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
-
-  /** Waits until every queue has delivered what is visible. */
-  async drain(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((queue) => queue.drain()));
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all(Object.values(this.queues).map((queue) => queue.stop()));
   }
 }

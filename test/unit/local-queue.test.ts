@@ -2,6 +2,9 @@ import type { SQSEvent } from 'aws-lambda';
 import { LocalQueue } from '../../shared/local/queue';
 
 describe('LocalQueue', () => {
+  // Batching windows, visibility timeouts and delays run on jest's clock: the tests move
+  // time instead of waiting for it.
+  beforeEach(() => jest.useFakeTimers());
   const queues: LocalQueue[] = [];
   const queue = (options: Partial<ConstructorParameters<typeof LocalQueue>[0]> = {}) => {
     const created = new LocalQueue({ name: 'test', ...options });
@@ -10,6 +13,7 @@ describe('LocalQueue', () => {
   };
   afterEach(async () => {
     await Promise.all(queues.splice(0).map((q) => q.stop()));
+    jest.useRealTimers();
   });
 
   it('delivers SQS-shaped batches of at most batchSize and deletes what succeeded', async () => {
@@ -52,7 +56,10 @@ describe('LocalQueue', () => {
     q.send('b');
     await q.drain();
     expect(q.depth).toBe(1); // b is hidden, not yet visible again
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await jest.advanceTimersByTimeAsync(29);
+    await q.drain();
+    expect(seen).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(1);
     await q.drain();
 
     // Assess
@@ -79,7 +86,7 @@ describe('LocalQueue', () => {
     q.send('poison');
     for (let i = 0; i < 6; i++) {
       await q.drain();
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await jest.advanceTimersByTimeAsync(10);
     }
     errors.mockRestore();
 
@@ -93,6 +100,7 @@ describe('LocalQueue', () => {
     const q = queue();
     const done = new Promise<string>((resolve) => q.consume(async (event) => resolve(event.Records[0]!.body)));
     q.send('hello');
+    await jest.advanceTimersByTimeAsync(0);
     await expect(done).resolves.toBe('hello');
   });
 
@@ -103,8 +111,11 @@ describe('LocalQueue', () => {
       sizes.push(event.Records.length);
     });
     q.send('1');
-    setTimeout(() => q.send('2'), 10);
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await jest.advanceTimersByTimeAsync(10);
+    q.send('2');
+    await jest.advanceTimersByTimeAsync(29);
+    expect(sizes).toEqual([]); // still gathering
+    await jest.advanceTimersByTimeAsync(1);
     expect(sizes).toEqual([2]);
   });
 
@@ -123,13 +134,13 @@ describe('LocalQueue', () => {
 
     // Act: ten messages, five batches' worth
     for (let i = 0; i < 10; i++) q.send(String(i));
-    while (release.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    await jest.advanceTimersByTimeAsync(0);
     const startedBeforeRelease = release.length;
-    const finish = setInterval(() => {
+    // Release batches as they start, until all are through.
+    while (q.depth > 0) {
       for (const resolve of release.splice(0)) resolve();
-    }, 5);
-    await q.drain();
-    clearInterval(finish);
+      await jest.advanceTimersByTimeAsync(0);
+    }
 
     // Assess
     expect(startedBeforeRelease).toBe(3);
@@ -146,13 +157,12 @@ describe('LocalQueue', () => {
       return { batchItemFailures: event.Records.filter((r) => r.body === 'fails').map((r) => ({ itemIdentifier: r.messageId })) };
     });
     q.send('fails');
-    while (!delivered.includes('fails')) await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the queue now waits for the hidden one
+    await jest.advanceTimersByTimeAsync(20); // delivered; the queue now waits for the hidden one
+    expect(delivered).toEqual(['fails']);
 
     // Act
     q.send('next');
-    const deadline = Date.now() + 2_000;
-    while (!delivered.includes('next') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    await jest.advanceTimersByTimeAsync(0);
 
     // Assess: not held back until the hidden message's timeout
     expect(delivered).toEqual(['fails', 'next']);
@@ -180,7 +190,7 @@ describe('LocalQueue', () => {
       return undefined;
     });
     await q.drain();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await jest.advanceTimersByTimeAsync(10);
 
     // Assess
     expect(q.depth).toBe(1); // the failed one, hidden until its visibility timeout
@@ -200,7 +210,9 @@ describe('LocalQueue', () => {
     await q.drain();
     expect(received).toEqual(['now']);
     expect(q.depth).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await jest.advanceTimersByTimeAsync(79);
+    expect(received).toEqual(['now']);
+    await jest.advanceTimersByTimeAsync(1);
     expect(received).toEqual(['now', 'later']);
     expect(q.depth).toBe(0);
   });

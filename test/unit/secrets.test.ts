@@ -38,6 +38,52 @@ describe('secrets from the environment or SSM Parameter Store', () => {
     await expect(read()).resolves.toBe('second time');
   });
 
+  it('shares one request between reads made while it is under way', async () => {
+    // Prepare
+    ssm.on(GetParameterCommand).resolves({ Parameter: { Value: 'from-ssm' } });
+    const read = secretReader({ parameter: '/shortsms/dlr-secret' }, 'eu-west-1');
+    // Act
+    const values = await Promise.all(Array.from({ length: 10 }, () => read()));
+    // Assess
+    expect(values).toEqual(Array(10).fill('from-ssm'));
+    expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(1);
+  });
+
+  it('fails a read that finds no value, and tries again next time', async () => {
+    // Prepare
+    ssm
+      .on(GetParameterCommand)
+      .resolvesOnce({ Parameter: { Name: '/p' } })
+      .resolves({ Parameter: { Value: 'set since' } });
+    const read = secretReader({ parameter: '/p' }, 'eu-west-1');
+    // Act and assess
+    await expect(read()).rejects.toThrow('SSM parameter /p has no value');
+    await expect(read()).resolves.toBe('set since');
+  });
+
+  it('keeps a value for a day, then reads it again', async () => {
+    // Prepare
+    jest.useFakeTimers({ now: new Date('2026-11-24T00:00:00Z') });
+    ssm
+      .on(GetParameterCommand)
+      .resolvesOnce({ Parameter: { Value: 'old' } })
+      .resolves({ Parameter: { Value: 'rotated' } });
+    const read = secretReader({ parameter: '/p' }, 'eu-west-1');
+    try {
+      // Act
+      const first = await read();
+      jest.setSystemTime(new Date('2026-11-24T23:59:59Z'));
+      const withinTheDay = await read();
+      jest.setSystemTime(new Date('2026-11-25T00:00:01Z'));
+      const nextDay = await read();
+      // Assess
+      expect([first, withinTheDay, nextDay]).toEqual(['old', 'old', 'rotated']);
+      expect(ssm.commandCalls(GetParameterCommand)).toHaveLength(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('configures the kannel gateway with parameter names and no secret values', () => {
     const config = readConfig({
       SMS_GATEWAY: 'kannel',

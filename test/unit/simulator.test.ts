@@ -1,6 +1,10 @@
 import type { DeliveryReport, OutboundSms } from '../../shared/sms/gateway';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 
+// Report latencies and retry gaps run on jest's clock: the tests move time instead of waiting.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
 describe('SimulatorGateway', () => {
   const sms = (to: string): OutboundSms => ({ messageId: 1, from: 'Shop', to, text: 'Hi', encoding: 'GSM-7', segments: 1, validityMinutes: 60 });
 
@@ -14,7 +18,8 @@ describe('SimulatorGateway', () => {
       latencyMs: 1,
     });
     const result = await gateway.submit(sms(to));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await jest.advanceTimersByTimeAsync(20);
+    gateway.close();
     return { result, statuses: reports.map((report) => report.status) };
   }
 
@@ -59,8 +64,12 @@ describe('SimulatorGateway report retries', () => {
       latencyMs: 1,
     });
     await gateway.submit(sms('447400123459'));
-    const deadline = Date.now() + 10_000;
-    while (taken.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Offered at 1 ms, then a second apart; each next report follows its latency after.
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect({ offers, taken }).toEqual({ offers: 2, taken: [] });
+    await jest.advanceTimersByTimeAsync(1);
+    expect({ offers, taken }).toEqual({ offers: 3, taken: ['PDLIVRD'] });
+    await jest.advanceTimersByTimeAsync(1);
     gateway.close();
     expect(taken).toEqual(['PDLIVRD', 'DELIVRD']);
     expect(offers).toBe(4);
