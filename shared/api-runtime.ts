@@ -17,6 +17,7 @@ import { type Clock, systemClock } from './domain/time';
 import { cryptoRandomInt, ulidAt } from './ids';
 import { linkCodecSource } from './link-codec-source';
 import { createMessaging } from './messaging-runtime';
+import { smsBody, webhookBody } from './queue/bodies';
 import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
@@ -122,11 +123,11 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     campaigns,
     messages: messageStore,
     schedule,
-    sendQueue: { enqueue: (messageId) => queues.send('sms', JSON.stringify({ messageId })) },
+    sendQueue: { enqueue: (messageId) => queues.send('sms', smsBody(messageId)) },
   };
   const messaging = createMessaging({
     ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
-    webhookQueue: { enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })) },
+    webhookQueue: { enqueue: (eventId) => queues.send('webhooks', webhookBody(eventId)) },
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

@@ -7,6 +7,7 @@ import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
 import { WebhookService } from './domain/webhooks';
 import { cryptoToken, ulidAt } from './ids';
+import { webhookBody } from './queue/bodies';
 import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
@@ -73,7 +74,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
       store: new WebhooksRepository(store),
       scheduleTry: (eventId, at) => schedule.schedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
       unscheduleTry: (eventId, at) => schedule.unschedule(utcMinuteOf(at), { kind: 'webhook', eventId, at: at.toISOString() }),
-      enqueue: (eventId) => queues.send('webhooks', JSON.stringify({ eventId })),
+      enqueue: (eventId) => queues.send('webhooks', webhookBody(eventId)),
       zoneOf: async (accountId) => (await accounts.zonesOf([accountId])).get(accountId) ?? 'UTC',
       post: webhookSender(targets),
     },

@@ -95,7 +95,7 @@ describe('queue workers', () => {
   describe('webhook worker', () => {
     it('attempts each event, skips JSON without an event id with a log, and returns a body that is not JSON', async () => {
       // Prepare
-      const attempt = jest.spyOn(service.runtime.webhooks, 'attempt').mockResolvedValue('skipped');
+      const attempt = jest.spyOn(service.runtime.webhooks, 'attempt').mockResolvedValue({ outcome: 'skipped' });
       const errors = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
       // Act
       const response = await workers.webhooks(
@@ -121,7 +121,7 @@ describe('queue workers', () => {
       // Prepare
       jest.spyOn(service.runtime.webhooks, 'attempt').mockImplementation(async (eventId) => {
         if (eventId !== 'ok') throw new Error('store unavailable');
-        return 'retry';
+        return { outcome: 'retry', webhookId: 'w', attempt: 1, retryAt: new Date(), error: 'HTTP 500' };
       });
       jest.spyOn(logger, 'error').mockImplementation(() => undefined);
       // Act
