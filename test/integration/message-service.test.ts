@@ -11,7 +11,8 @@ import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { eventually, startTestStore } from '../support/dynamo';
+import { startTestStore } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 
 let store: Store;
 let close: () => Promise<void>;

@@ -14,7 +14,8 @@ import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { eventually, startTestStore } from '../support/dynamo';
+import { startTestStore } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 
 /**
  * Every instant sending can stop at: the work is cut short right after one step has been
@@ -106,7 +107,7 @@ const unsettled = (messages: Message[]) =>
   messages.filter((message) => !isFinal(message.status) && message.submitState !== 'ambiguous').map((message) => `${message.id}: ${message.status}`);
 
 async function expectAllSettled(submitted: number[]): Promise<void> {
-  await eventually(async () => unsettled(await stored()).length === 0, 2_000).catch(() => undefined);
+  await eventually(async () => unsettled(await stored()).length === 0, { timeoutMs: 2_000 }).catch(() => undefined);
   const messages = await stored();
   expect(unsettled(messages)).toEqual([]);
   expect(submitted.sort()).toEqual(
