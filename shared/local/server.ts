@@ -1,21 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { parse as parseQueryString } from 'node:querystring';
+import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import ipaddr from 'ipaddr.js';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
 import type { ServerSettings } from '../config';
 import { KANNEL_REPORT_PATH } from '../sms/kannel';
+import { limitConnectionsPerAddress } from './connection-limit';
 import type { Health } from './health';
-import { sequentialIds } from './ids';
+import { headlines, toEvent } from './http-event';
 import { lambdaContext } from './lambda-context';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's handler types, which a handler returning nothing satisfies.
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
 
 const EMPTY = Buffer.alloc(0);
-const nextRequestId = sequentialIds();
 
 /**
  * How long an idle keep-alive connection stays open: longer than the 60 s after which
@@ -96,36 +94,6 @@ interface Lifecycle {
 }
 
 /**
- * Closes a client's connections beyond `limit` as soon as they open, so one client cannot
- * take every file descriptor. An IPv4 client reaching an IPv6 socket counts as itself.
- */
-function limitConnectionsPerAddress(server: Server, limit: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = clientAddress(socket);
-    const count = address === undefined ? limit : (open.get(address) ?? 0);
-    if (address === undefined || count >= limit) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      // biome-ignore lint/style/noNonNullAssertion: counted above when the connection opened.
-      const left = open.get(address)! - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
-}
-
-/** The client's address, IPv4-mapped IPv6 as plain IPv4; undefined once the socket is gone. */
-function clientAddress(socket: Socket): string | undefined {
-  const address = socket.remoteAddress;
-  if (address === undefined) return undefined;
-  return ipaddr.isValid(address) ? ipaddr.process(address).toString() : address;
-}
-
-/**
  * A client that went away before its request arrived in full (closed, reset, or dropped
  * for taking too long) is a warning of one line; anything else is a failure of ours.
  */
@@ -195,118 +163,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 /** `/service` or `/service/…`, in any letter case. */
 function isServicePath(path: string): boolean {
   return path.length >= 8 && (path.length === 8 || path.charCodeAt(8) === 47) && path.slice(1, 8).toLowerCase() === 'service';
-}
-
-interface Headlines {
-  host: string;
-  userAgent: string;
-  hasBody: boolean;
-}
-
-/**
- * What routing and the event's request context need, straight from the raw header list:
- * a short-link request then never needs Node's headers object, which is made only when a
- * handler reads the event's headers.
- */
-function headlines(raw: string[]): Headlines {
-  const found: Headlines = { host: 'localhost', userAgent: '', hasBody: false };
-  // biome-ignore-start lint/style/noNonNullAssertion: Node's raw headers come in name, value pairs; i < length.
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!;
-    switch (name.length) {
-      case 4:
-        if (name.toLowerCase() === 'host') found.host = raw[i + 1]!;
-        break;
-      case 10:
-        if (name.toLowerCase() === 'user-agent') found.userAgent = raw[i + 1]!;
-        break;
-      case 14:
-      case 17:
-        if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding') found.hasBody = true;
-        break;
-    }
-  }
-  // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
-  return found;
-}
-
-function toEvent(req: IncomingMessage, head: Headlines, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
-  // API Gateway joins repeated query parameters with commas.
-  const queryStringParameters = rawQueryString
-    ? Object.fromEntries(
-        Object.entries(parseQueryString(rawQueryString)).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
-      )
-    : undefined;
-  const now = Date.now();
-  return new LocalEvent(req, path, rawQueryString, queryStringParameters, body.length > 0 ? body.toString('utf8') : undefined, {
-    accountId: 'local',
-    apiId: 'local',
-    domainName: head.host,
-    domainPrefix: 'local',
-    http: {
-      method: req.method ?? 'GET',
-      path,
-      protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
-      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-      userAgent: head.userAgent,
-    },
-    requestId: nextRequestId(),
-    routeKey: '$default',
-    stage: '$default',
-    time: httpTime(now),
-    timeEpoch: now,
-  });
-}
-
-/** A payload-2.0 event as API Gateway builds it, its headers object made on first read. */
-class LocalEvent implements APIGatewayProxyEventV2 {
-  readonly version = '2.0';
-  readonly routeKey = '$default';
-  readonly isBase64Encoded = false;
-  #headers: Record<string, string> | undefined;
-
-  constructor(
-    private readonly req: IncomingMessage,
-    readonly rawPath: string,
-    readonly rawQueryString: string,
-    readonly queryStringParameters: Record<string, string> | undefined,
-    readonly body: string | undefined,
-    readonly requestContext: APIGatewayProxyEventV2['requestContext'],
-  ) {}
-
-  get headers(): Record<string, string> {
-    // biome-ignore lint/suspicious/noAssignInExpressions: made on first read; the redirect path never reads them.
-    return (this.#headers ??= joinedHeaders(this.req));
-  }
-
-  set headers(headers: Record<string, string>) {
-    this.#headers = headers;
-  }
-}
-
-/**
- * The request's headers by lower-case name. Node joins repeated headers itself except
- * set-cookie, which it gives as an array; API Gateway joins that too.
- */
-function joinedHeaders(req: IncomingMessage): Record<string, string> {
-  const headers = req.headers;
-  if (headers['set-cookie'] === undefined) return headers as Record<string, string>;
-  return Object.fromEntries(
-    Object.entries(headers).flatMap(([key, value]) => (value === undefined ? [] : [[key, Array.isArray(value) ? value.join(',') : value]])),
-  );
-}
-
-let timeSecond = -1;
-let timeText = '';
-
-/** The request time as text, made once a second. */
-function httpTime(now: number): string {
-  const second = Math.floor(now / 1000);
-  if (second !== timeSecond) {
-    timeSecond = second;
-    timeText = new Date(second * 1000).toUTCString();
-  }
-  return timeText;
 }
 
 function writeResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2, head: boolean, stopping: boolean): void {

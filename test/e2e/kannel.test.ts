@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signEvent } from '../../shared/domain/webhooks';
 import { kannelReportUrl } from '../../shared/sms/kannel';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { ensureKannel, type RunningKannel, startKannel } from '../support/kannel';
 import { startService, type TestService } from '../support/local-service';
 import { startSmscSimulator } from '../support/smsc-simulator';
@@ -69,7 +69,7 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
   };
   const statusOf = async (id: number) => (await service.api('Message/GetSMSStatus', key, { ids: String(id) })).data[0];
   const until = (id: number, status: string) =>
-    eventually(async () => (await statusOf(id))?.status === status, 20_000).catch(async () => {
+    eventually(async () => (await statusOf(id))?.status === status, { timeoutMs: 20_000 }).catch(async () => {
       throw new Error(`Message ${id} is ${JSON.stringify(await statusOf(id))}, not ${status}\n${kannel.logs().slice(-3000)}`);
     });
   /** Calls the message's dlr-url as Kannel would, with the placeholders filled in. */
@@ -111,7 +111,7 @@ describe('kannel gateway (real Kannel, SMPP SMSC simulator)', () => {
     expect((await service.runtime.campaigns.get(delivered.campaignId))?.status).toBe('DONE');
 
     // The account's webhook heard of every final status, signed
-    await eventually(async () => hooks.length >= 4, 15_000);
+    await eventually(async () => hooks.length >= 4, { timeoutMs: 15_000 });
     const byMessage = new Map(hooks.map((hook) => [hook.data.messageId, hook]));
     expect([delivered, undelivered, rejected, long].map((sent) => byMessage.get(sent.messageId)?.data.status)).toEqual([
       'DELIVRD',

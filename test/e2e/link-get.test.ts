@@ -1,21 +1,6 @@
 import { DateTime } from 'luxon';
+import { LINK_FIELDS } from '../support/link-fields';
 import { failure, startService, type TestService } from '../support/local-service';
-
-/** The fields of Link/Get, in the order of the interface spec (§4.3), with redirectCnt after clickCnt. */
-const LINK_FIELDS = [
-  'id',
-  'status',
-  'moderatorStatus',
-  'clickCnt',
-  'redirectCnt',
-  'createTs',
-  'expirationDate',
-  'code',
-  'fullLink',
-  'shortLink',
-  'comment',
-  'moderatorComment',
-];
 
 describe('Link/Get', () => {
   let service: TestService;

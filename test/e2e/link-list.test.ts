@@ -1,21 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../shared/store/keys';
+import { LINK_FIELDS } from '../support/link-fields';
 import { failure, startService, type TestService } from '../support/local-service';
-
-const LINK_FIELDS = [
-  'id',
-  'status',
-  'moderatorStatus',
-  'clickCnt',
-  'redirectCnt',
-  'createTs',
-  'expirationDate',
-  'code',
-  'fullLink',
-  'shortLink',
-  'comment',
-  'moderatorComment',
-];
 
 type Body = Record<string, string | string[]>;
 

@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';
 
 describe('Message/List', () => {
@@ -18,12 +19,15 @@ describe('Message/List', () => {
       const { data } = await service.api('Message/SendSmsMessage', key, { recipient: to!, text: text! });
       sent.push({ ...data, to: to!, text: text! });
     }
-    // Wait for the simulator's final reports.
-    for (let i = 0; i < 500; i++) {
-      const { data } = await service.api('Message/GetSMSStatus', key, { ids: sent.map((s) => s.messageId).join(',') });
-      if (data.every((record: { status: string }) => ['DELIVRD', 'UNDELIV'].includes(record.status))) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // Wait for the simulator's final reports (they come on its timer).
+    const statuses = async () =>
+      (await service.api('Message/GetSMSStatus', key, { ids: sent.map((s) => s.messageId).join(',') })).data.map(
+        (record: { status: string }) => record.status,
+      ) as string[];
+    const final = (now: string[]) => now.length === sent.length && now.every((status) => ['DELIVRD', 'UNDELIV'].includes(status));
+    await eventually(async () => final(await statuses()), {
+      failure: async () => `Statuses: ${(await statuses()).join(', ')}`,
+    });
   });
   afterAll(() => service.close());
 

@@ -1,3 +1,4 @@
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';
 
 describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
@@ -13,15 +14,20 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
   afterAll(() => service.close());
 
   const send = (fields: Record<string, string>) => service.api('Message/SendSmsMessage', key, fields);
-  const statusOf = async (messageId: number) => (await service.api('Message/GetSMSStatus', key, { 'ids[]': String(messageId) })).data[0];
+  const statusOf = async (messageId: number, apiKey = key) =>
+    (await service.api('Message/GetSMSStatus', apiKey, { 'ids[]': String(messageId) })).data[0];
 
-  async function until(messageId: number, status: string) {
-    for (let i = 0; i < 500; i++) {
-      const record = await statusOf(messageId);
-      if (record?.status === status) return record;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`Message ${messageId} never reached ${status}: ${JSON.stringify(await statusOf(messageId))}`);
+  /** The message's status record once it has `status`: reports come on the simulator's timer. */
+  async function until(messageId: number, status: string, apiKey = key) {
+    let record: any;
+    const check = async () => {
+      record = await statusOf(messageId, apiKey);
+      return record?.status === status;
+    };
+    await eventually(check, {
+      failure: () => `Message ${messageId} never reached ${status}: ${JSON.stringify(record)}`,
+    });
+    return record;
   }
 
   it('sends one SMS: campaign and message ids, status 2, then DELIVRD with times in the account zone', async () => {
@@ -73,7 +79,7 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
 
     // Assess
     const status = async (messageId: number) => (await service.api('Message/GetSMSStatus', moderatedKey, { ids: String(messageId) })).data[0];
-    for (let i = 0; i < 500 && (await status(approved.messageId)).status !== 'DELIVRD'; i++) await new Promise((r) => setTimeout(r, 20));
+    await until(approved.messageId, 'DELIVRD', moderatedKey);
     expect((await status(approved.messageId)).status).toBe('DELIVRD');
     expect((await status(declined.messageId)).status).toBe('REJECTD');
     expect((await service.runtime.campaigns.get(declined.campaignId))?.status).toBe('DECLINED');
@@ -156,12 +162,10 @@ describe('Message/SendSmsMessage and Message/GetSMSStatus', () => {
       // Assess
       await until(sent.data.messageId, 'DELIVRD');
       // The campaign follows its message's report a moment later.
-      let campaign = await service.runtime.campaigns.get(sent.data.campaignId);
-      for (let i = 0; i < 500 && campaign?.status !== 'DONE'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        campaign = await service.runtime.campaigns.get(sent.data.campaignId);
-      }
-      expect(campaign?.status).toBe('DONE');
+      const campaignStatus = async () => (await service.runtime.campaigns.get(sent.data.campaignId))?.status;
+      await eventually(async () => (await campaignStatus()) === 'DONE', {
+        failure: async () => `The campaign is ${await campaignStatus()}, not DONE`,
+      });
     } finally {
       service.runtime.clock = () => new Date();
     }

@@ -9,7 +9,7 @@ import type { Message } from '../../shared/domain/messages';
 import type { LocalService } from '../../shared/local/runtime';
 import type { OutboundSms } from '../../shared/sms/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { formBody } from '../support/local-service';
 import { startServer, stop } from '../support/serve-process';
 

@@ -1,6 +1,6 @@
 import type { OutboundSms } from '../../shared/sms/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';
 
 /**
@@ -47,10 +47,13 @@ describe('send pipeline under duplicate queue delivery', () => {
       new Map<number, string>(
         (await service.api('Message/GetSMSStatus', key, { ids: ids.join(',') })).data.map((m: { id: number; status: string }) => [m.id, m.status]),
       );
-    await eventually(async () => {
-      const now = await statuses();
-      return [...expected].every(([id, status]) => now.get(id) === status);
-    }, 20_000).catch(async () => {
+    await eventually(
+      async () => {
+        const now = await statuses();
+        return [...expected].every(([id, status]) => now.get(id) === status);
+      },
+      { timeoutMs: 20_000 },
+    ).catch(async () => {
       throw new Error(`Statuses: ${JSON.stringify([...(await statuses())])}`);
     });
     expect(await statuses()).toEqual(expected);

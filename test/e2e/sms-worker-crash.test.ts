@@ -6,7 +6,7 @@ import { RECOVERY_CHECK_MS } from '../../shared/domain/message-sending';
 import type { LocalService } from '../../shared/local/runtime';
 import type { OutboundSms } from '../../shared/sms/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { formBody } from '../support/local-service';
 import { adminAsync, startServer, stop } from '../support/serve-process';
 

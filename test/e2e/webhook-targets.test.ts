@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import { WebhooksRepository } from '../../shared/store/webhooks-repo';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';
 import { admin } from '../support/serve-process';
 
@@ -104,7 +104,7 @@ describe('webhook targets', () => {
 
       // Act: a final status makes one event per webhook
       await service.api('Message/SendSmsMessage', key, { recipient: '447400123450', text: 'Report me' });
-      await eventually(async () => outcomes.size >= targets.length, 15_000);
+      await eventually(async () => outcomes.size >= targets.length, { timeoutMs: 15_000 });
 
       // Assess: every event abandoned at its first attempt with the reason; nothing was called
       const events = await Promise.all([...outcomes.keys()].map((eventId) => repository.getEvent(eventId)));

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_ATTEMPTS, signEvent } from '../../shared/domain/webhooks';
-import { eventually } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';
 
 /**
@@ -47,14 +47,23 @@ describe('delivery-report webhooks', () => {
     const webhook = await service.runtime.webhooks.register(account.id, receiverUrl);
     return { ...account, webhook };
   }
+  /** Moves the clock and runs the sweep, which queues the retries now due; resolves once they have been attempted. */
   const advance = async (ms: number) => {
     now = new Date(now.getTime() + ms);
     await service.runtime.scheduler.sweep();
+    await service.settled();
   };
-  const requestsReach = (count: number) =>
-    eventually(async () => received.length >= count, 15_000).catch(() => {
-      throw new Error(`Expected ${count} webhook requests, got ${received.length}`);
+  /**
+   * Waits for a first attempt: it follows a delivery report, which comes on the simulator's
+   * timer; resolves once the attempt's outcome (and its next try) has been recorded.
+   */
+  const requestsReach = async (count: number) => {
+    await eventually(() => received.length >= count, {
+      timeoutMs: 15_000,
+      failure: () => `Expected ${count} webhook requests, got ${received.length}`,
     });
+    await service.settled();
+  };
 
   it('posts a signed event for a final status, retrying after 1 and then 2 minutes until a 2xx', async () => {
     // Prepare: the receiver fails twice, then answers 204
@@ -67,17 +76,14 @@ describe('delivery-report webhooks', () => {
     await requestsReach(1);
     expect(await service.runtime.webhooks.attempt(received[0]!.body.eventId)).toEqual({ outcome: 'skipped' }); // too early for a second try
     await advance(59_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received).toHaveLength(1); // the first gap is a minute
     await advance(2_000);
-    await requestsReach(2);
+    expect(received).toHaveLength(2);
     await advance(119_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(received).toHaveLength(2); // the second gap is two minutes
     await advance(2_000);
-    await requestsReach(3);
+    expect(received).toHaveLength(3);
     await advance(10 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     // Assess: three attempts of one event, each signed for its number, then no more
     expect(received).toHaveLength(3);
@@ -115,10 +121,9 @@ describe('delivery-report webhooks', () => {
     await requestsReach(1);
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
       await advance(attempt * 60_000 + 1_000);
-      await requestsReach(attempt + 1);
+      expect(received).toHaveLength(attempt + 1);
     }
     await advance(60 * 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 200));
 
     // Assess
     expect(received.map((request) => request.body.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

@@ -4,7 +4,8 @@ import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { eventually, startTestStore } from '../support/dynamo';
+import { startTestStore } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { messagingOver } from '../support/messaging';
 
 let store: Store;

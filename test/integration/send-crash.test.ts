@@ -10,7 +10,8 @@ import { SimulatorGateway } from '../../shared/sms/simulator';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { eventually, startTestStore } from '../support/dynamo';
+import { startTestStore } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 import { messagingOver } from '../support/messaging';
 
 /**
@@ -82,7 +83,7 @@ const unsettled = (messages: Message[]) =>
   messages.filter((message) => !isFinal(message.status) && message.submitState !== 'ambiguous').map((message) => `${message.id}: ${message.status}`);
 
 async function expectAllSettled(submitted: number[]): Promise<void> {
-  await eventually(async () => unsettled(await stored()).length === 0, 2_000).catch(() => undefined);
+  await eventually(async () => unsettled(await stored()).length === 0, { timeoutMs: 2_000 }).catch(() => undefined);
   const messages = await stored();
   expect(unsettled(messages)).toEqual([]);
   expect(submitted.sort()).toEqual(

@@ -5,7 +5,8 @@ import { StatusChanges } from '../../shared/domain/status-changes';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
-import { eventually, startTestStore } from '../support/dynamo';
+import { startTestStore } from '../support/dynamo';
+import { eventually } from '../support/eventually';
 
 let store: Store;
 let close: () => Promise<void>;

@@ -16,15 +16,3 @@ export async function startTestStore(): Promise<{ store: Store; dynamo: LocalDyn
     },
   };
 }
-
-/**
- * Waits until `check` holds, polling every 20 ms for at most `timeoutMs`: for effects that
- * arrive through timers and queues (simulated delivery reports), whatever the machine's load.
- */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventually } from './eventually';
 
 const ROOT = process.cwd();
 
@@ -118,9 +119,12 @@ max-messages = 1
   };
   try {
     start('bearerbox');
-    await waitFor(async () => (await status(adminPort)) !== '', 20_000);
+    await eventually(async () => (await status(adminPort)) !== '', { timeoutMs: 20_000, intervalMs: 200 });
     start('smsbox');
-    await waitFor(async () => SMSC_ONLINE.test(await status(adminPort)) && SMSBOX_CONNECTED.test(await status(adminPort)), 30_000);
+    await eventually(async () => SMSC_ONLINE.test(await status(adminPort)) && SMSBOX_CONNECTED.test(await status(adminPort)), {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
     return { sendsmsUrl: `http://127.0.0.1:${sendsmsPort}/cgi-bin/sendsms`, username, password, logs, stop };
   } catch (error) {
     const detail = logs();
@@ -138,13 +142,5 @@ async function status(adminPort: number): Promise<string> {
     return await response.text();
   } catch {
     return '';
-  }
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }

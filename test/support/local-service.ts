@@ -96,6 +96,24 @@ export class TestService {
     return (await this.call<T>(path, key, { body })).envelope;
   }
 
+  /**
+   * Resolves once the queues have delivered every message they can, including what one
+   * delivery passes on to another queue (a final status becomes a webhook event). From then
+   * on the service does nothing until a request comes, the clock moves or a timer fires
+   * (the simulator's reports); a message waiting out a visibility timeout stays waiting.
+   */
+  async settled(): Promise<void> {
+    const depths = () =>
+      Object.values(this.local.queues.queues)
+        .map((queue) => queue.depth)
+        .join();
+    let before: string;
+    do {
+      before = depths();
+      await this.local.queues.drain();
+    } while (depths() !== before);
+  }
+
   close(): Promise<void> {
     return this.local.close();
   }
