@@ -1,4 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkGetLinks } from '../shared/api/operations/link-get-links';
+import { apiRuntime } from '../shared/api-runtime';
 
-export const handler = apiHandler(linkGetLinks);
+const rt = apiRuntime();
+
+export const handler = apiHandler(linkGetLinks, { messageQueries: rt.messages, links: rt.links }, rt);

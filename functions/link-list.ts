@@ -1,4 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkList } from '../shared/api/operations/link-list';
+import { apiRuntime } from '../shared/api-runtime';
 
-export const handler = apiHandler(linkList);
+const rt = apiRuntime();
+
+export const handler = apiHandler(linkList, { links: rt.links }, rt);

@@ -1,4 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkUpdate } from '../shared/api/operations/link-update';
+import { apiRuntime } from '../shared/api-runtime';
 
-export const handler = apiHandler(linkUpdate);
+const rt = apiRuntime();
+
+export const handler = apiHandler(linkUpdate, { links: rt.links }, rt);

@@ -1,4 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { messageList } from '../shared/api/operations/message-list';
+import { apiRuntime } from '../shared/api-runtime';
 
-export const handler = apiHandler(messageList);
+const rt = apiRuntime();
+
+export const handler = apiHandler(messageList, { messageQueries: rt.messages }, rt);

@@ -1,4 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { messageSendSmsMessage } from '../shared/api/operations/message-send-sms-message';
+import { apiRuntime } from '../shared/api-runtime';
 
-export const handler = apiHandler(messageSendSmsMessage);
+const rt = apiRuntime();
+
+export const handler = apiHandler(messageSendSmsMessage, { sending: rt.messages }, rt);

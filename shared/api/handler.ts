@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import httpUrlencodeBodyParser from '@middy/http-urlencode-body-parser';
 import type { Context } from 'aws-lambda';
-import { apiRuntime } from '../api-runtime';
-import { requireShortLinkBase } from '../config';
+import { type Config, requireShortLinkBase } from '../config';
+import type { AccountService } from '../domain/account-service';
 import { AppError } from '../domain/errors';
+import type { RateLimiter } from '../domain/rate-limit';
 import { apiKeyAuth } from './middleware/auth';
 import { apiEnvelope } from './middleware/envelope';
 import { accountRateLimit } from './middleware/rate-limit';
@@ -12,14 +13,21 @@ import { echo } from './params';
 import { resolveOperation } from './routes';
 import type { ApiEvent, ApiResult, Operation } from './types';
 
+/** What the stack around every operation needs: authentication, rate limits, settings. */
+export interface ApiStackDeps {
+  accounts: Pick<AccountService, 'authenticate'>;
+  rateLimits: Pick<RateLimiter, 'admit'>;
+  config: Config;
+}
+
 /**
  * The middy stack every API operation runs in. Order matters: the envelope wraps
  * everything (its onError runs last), transport checks come before authentication, the
  * account's rate limit right after it (a refused request does no work), and the operation
- * sees merged bracket parameters and the calling account.
+ * sees merged bracket parameters, the calling account and its `deps`.
  */
-export function apiHandler(operation: Operation) {
-  const { accounts, rateLimits, config } = apiRuntime();
+export function apiHandler<Deps>(operation: Operation<Deps>, deps: Deps, { accounts, rateLimits, config }: ApiStackDeps) {
+  // Every operation answers with or about short links: refuse to start without their base.
   requireShortLinkBase(config);
   return (
     middy<ApiEvent, ApiResult, Error, Context>()
@@ -38,7 +46,7 @@ export function apiHandler(operation: Operation) {
       .handler((event, lambda) => {
         const { params, account } = event;
         if (!params || !account) throw new Error('bracketParams and apiKeyAuth run before the operation');
-        return operation({ params, account, lambda }) as Promise<ApiResult>;
+        return operation({ params, account, deps, lambda }) as Promise<ApiResult>;
       })
   );
 }

@@ -74,6 +74,40 @@ export function parseWith<S extends v.GenericSchema>(schema: S, input: unknown, 
   throw new AppError(kind, result.issues[0].message, fields);
 }
 
+/**
+ * Validates request parameters (not an entity's fields) with `schema`: the first problem
+ * becomes an AppError of `kind`, code 12 unless said otherwise, with the issue's message
+ * and no field map (such errors carry `data: null`).
+ */
+export function readParams<S extends v.GenericSchema>(schema: S, input: unknown, kind: ErrorKind = 'limit'): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortEarly: true });
+  if (result.success) return result.output;
+  throw new AppError(kind, result.issues[0].message);
+}
+
+/** Fields in bracket syntax (`name[field]=...`); lists and single values are refused. */
+export function fields(message: string) {
+  return v.custom<Record<string, unknown>>(isRecord, message);
+}
+
+/** The fields of `record` that carry something: `field=` is how PHP clients leave one out. */
+export function withoutBlanks(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== ''));
+}
+
+/** A list of identifiers in any shape listOf reads, each entry a string. */
+export function idList(message: string) {
+  return v.pipe(v.unknown(), v.transform(listOf), v.array(v.string(message), message));
+}
+
+/**
+ * A stored entity's id: a positive integer of at most 15 digits. Any other text is no
+ * entity's id, so callers read it with kind `notFound` and `message` says what was not found.
+ */
+export function entityId(message: string) {
+  return v.pipe(v.string(message), v.trim(), v.regex(/^\d{1,15}$/, message), v.transform(Number));
+}
+
 /** How much of a caller's value an error message repeats back. */
 const ECHO_LENGTH = 40;
 

@@ -12,11 +12,13 @@ export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & {
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
-export interface OperationContext {
+export interface OperationContext<Deps> {
   params: Params;
   account: Account;
+  /** What the operation works with, given by its function entry (functions/*.ts). */
+  deps: Deps;
   lambda: Context;
 }
 
 /** One API operation: parameters in, the envelope's `data` out. Errors are AppErrors. */
-export type Operation = (context: OperationContext) => Promise<unknown>;
+export type Operation<Deps> = (context: OperationContext<Deps>) => Promise<unknown>;

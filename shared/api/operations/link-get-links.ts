@@ -1,15 +1,21 @@
-import { apiRuntime } from '../../api-runtime';
+import type { Account } from '../../domain/accounts';
 import { AppError } from '../../domain/errors';
-import { isGiven } from '../params';
+import type { LinkService } from '../../domain/link-service';
+import type { Link } from '../../domain/links';
+import { entityId, isGiven, readParams } from '../params';
 import type { Operation } from '../types';
 
+export interface LinkGetLinksDeps {
+  /** Not found (code 404) for a campaign of another account, as for one that does not exist. */
+  messageQueries: { campaignLinks(account: Account, campaignId: number): Promise<Link[]> };
+  links: Pick<LinkService, 'shortLinkOf'>;
+}
+
 /** Link/GetLinks: the links of the account's campaign, with click and redirect counts. */
-export const linkGetLinks: Operation = async ({ params, account }) => {
+export const linkGetLinks: Operation<LinkGetLinksDeps> = async ({ params, account, deps: { messageQueries, links } }) => {
   if (!isGiven(params.campaignId)) throw new AppError('missingParameter', 'The campaignId parameter is required');
-  const raw = typeof params.campaignId === 'string' ? params.campaignId.trim() : '';
-  if (!/^\d{1,15}$/.test(raw)) throw new AppError('notFound', 'Campaign not found');
-  const { messages, links } = apiRuntime();
-  return (await messages.campaignLinks(account, Number(raw))).map((link) => ({
+  const campaignId = readParams(entityId('Campaign not found'), params.campaignId, 'notFound');
+  return (await messageQueries.campaignLinks(account, campaignId)).map((link) => ({
     id: link.id,
     code: link.code,
     fullLink: link.fullLink,

@@ -1,26 +1,82 @@
-import { apiRuntime } from '../../api-runtime';
+import * as v from 'valibot';
 import type { Account } from '../../domain/accounts';
 import { CAMPAIGN_STATUSES } from '../../domain/campaigns';
-import { AppError } from '../../domain/errors';
 import type { MessageQuery, MessageSortField } from '../../domain/message-service';
-import { isMessageStatus } from '../../domain/message-status';
+import { MESSAGE_STATUSES } from '../../domain/message-status';
+import type { Message } from '../../domain/messages';
 import { numberInfo } from '../../domain/phone';
-import { formatResponseTs, parseRequestTs } from '../../domain/time';
-import { criteriaOf, paginationOf, scalar, sortOf } from '../list-params';
-import { echo, listOf } from '../params';
+import { formatResponseTs } from '../../domain/time';
+import { criteriaOf, criterion, pagination, sortOf, timeCriterion } from '../list-params';
+import { echo, idList, readParams, withoutBlanks } from '../params';
 import type { Operation } from '../types';
+
+export interface MessageListDeps {
+  messageQueries: { list(account: Account, query: MessageQuery): Promise<{ items: { message: Message }[]; totalItemCount: number }> };
+}
 
 const SORT_FIELDS: readonly MessageSortField[] = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'];
 const CAMPAIGN_STATUS_FILTERS = [...CAMPAIGN_STATUSES, 'NOT_YET_SENT', 'DEFERRED'] as const;
 /** criteria[campaignIds] beyond this many: the search uses the first ones (interface spec §8). */
 const MAX_CAMPAIGN_IDS = 100;
 
+const ids = (name: string) => {
+  const message = `criteria[${name}] must be ids, as a list or separated by commas`;
+  return v.optional(
+    v.pipe(
+      idList(message),
+      v.everyItem((id) => /^\d{1,15}$/.test(id), message),
+    ),
+  );
+};
+const trimmed = (name: string) => v.optional(v.pipe(criterion(name), v.trim()));
+
+/** The parameters of Message/List, in the order they are checked; times are read in the account's zone. */
+function messageListSchema(zone: string) {
+  return v.object({
+    withNumberInfo: v.optional(
+      v.pipe(v.string('withNumberInfo must be a single value'), v.trim(), v.picklist(['0', '1'], 'withNumberInfo must be 0 or 1')),
+      '0',
+    ),
+    criteria: criteriaOf({
+      status: v.optional(
+        v.pipe(
+          criterion('status'),
+          v.trim(),
+          v.toUpperCase(),
+          v.picklist(MESSAGE_STATUSES, (issue) => `criteria[status] is not a message status: ${echo(String(issue.input))}`),
+        ),
+      ),
+      campaignStatus: v.optional(
+        v.pipe(
+          criterion('campaignStatus'),
+          v.trim(),
+          v.toUpperCase(),
+          v.picklist(CAMPAIGN_STATUS_FILTERS, `criteria[campaignStatus] must be one of ${CAMPAIGN_STATUS_FILTERS.join(', ')}`),
+        ),
+      ),
+      campaignIds: ids('campaignIds'),
+      from: trimmed('from'),
+      to: trimmed('to'),
+      text: v.optional(criterion('text')),
+      groups: ids('groups'),
+      campaignCreateTsFrom: timeCriterion('campaignCreateTsFrom', zone, 'startOfDay'),
+      campaignCreateTsTo: timeCriterion('campaignCreateTsTo', zone, 'endOfDay'),
+      campaignSentTsFrom: timeCriterion('campaignSentTsFrom', zone, 'startOfDay'),
+      campaignSentTsTo: timeCriterion('campaignSentTsTo', zone, 'endOfDay'),
+      startSendTsFrom: timeCriterion('startSendTsFrom', zone, 'startOfDay'),
+      startSendTsTo: timeCriterion('startSendTsTo', zone, 'endOfDay'),
+      statusUpdateTsFrom: timeCriterion('statusUpdateTsFrom', zone, 'startOfDay'),
+      statusUpdateTsTo: timeCriterion('statusUpdateTsTo', zone, 'endOfDay'),
+    }),
+    sort: sortOf(SORT_FIELDS),
+    pagination,
+  });
+}
+
 /** Message/List: criteria, pagination, sort and withNumberInfo; items as in interface spec §2.2. */
-export const messageList: Operation = async ({ params, account }) => {
-  const withNumberInfo =
-    params.withNumberInfo === undefined || params.withNumberInfo === '' ? '0' : scalar(params.withNumberInfo, 'withNumberInfo').trim();
-  if (withNumberInfo !== '0' && withNumberInfo !== '1') throw new AppError('limit', 'withNumberInfo must be 0 or 1');
-  const found = await apiRuntime().messages.list(account, messageQuery(params, account));
+export const messageList: Operation<MessageListDeps> = async ({ params, account, deps: { messageQueries } }) => {
+  const { withNumberInfo, ...query } = messageQueryOf(params, account);
+  const found = await messageQueries.list(account, query);
   const zone = account.timeZone;
   const items = await Promise.all(
     found.items.map(async ({ message }) => ({
@@ -34,7 +90,7 @@ export const messageList: Operation = async ({ params, account }) => {
       status: message.status,
       groups: '',
       uuid: message.uuid,
-      ...(withNumberInfo === '1' && (await numberInfo(message.to))),
+      ...(withNumberInfo && (await numberInfo(message.to))),
       startSendTs: message.startSendAt ? formatResponseTs(message.startSendAt, zone) : null,
       statusUpdateTs: message.statusUpdatedAt && message.startSendAt !== null ? formatResponseTs(message.statusUpdatedAt, zone) : null,
     })),
@@ -42,46 +98,26 @@ export const messageList: Operation = async ({ params, account }) => {
   return { items, totalItemCount: found.totalItemCount };
 };
 
-function messageQuery(params: Record<string, unknown>, account: Account): MessageQuery {
-  const criteria = criteriaOf(params.criteria);
-  const text = (name: string) => (criteria[name] === undefined ? undefined : scalar(criteria[name], `criteria[${name}]`));
-  const time = (name: string, bareDateAs: 'startOfDay' | 'endOfDay') => {
-    const value = text(name);
-    if (value === undefined) return undefined;
-    const instant = parseRequestTs(value.trim(), account.timeZone, { allowDate: true, bareDateAs });
-    if (typeof instant === 'string') throw new AppError('limit', `criteria[${name}] ${instant}`);
-    return instant;
-  };
-  const ids = (name: string) => {
-    if (criteria[name] === undefined) return undefined;
-    const list = listOf(criteria[name]);
-    if (list === undefined || list.some((id) => !/^\d{1,15}$/.test(id)))
-      throw new AppError('limit', `criteria[${name}] must be ids, as a list or separated by commas`);
-    return list;
-  };
-  const status = text('status')?.trim().toUpperCase();
-  if (status !== undefined && !isMessageStatus(status)) throw new AppError('limit', `criteria[status] is not a message status: ${echo(status)}`);
-  const campaignStatus = text('campaignStatus')?.trim().toUpperCase();
-  if (campaignStatus !== undefined && !(CAMPAIGN_STATUS_FILTERS as readonly string[]).includes(campaignStatus)) {
-    throw new AppError('limit', `criteria[campaignStatus] must be one of ${CAMPAIGN_STATUS_FILTERS.join(', ')}`);
-  }
+function messageQueryOf(params: Record<string, unknown>, account: Account): MessageQuery & { withNumberInfo: boolean } {
+  const { withNumberInfo, criteria, sort, pagination } = readParams(messageListSchema(account.timeZone), withoutBlanks(params));
   return {
-    campaignIds: ids('campaignIds')?.slice(0, MAX_CAMPAIGN_IDS).map(Number),
-    from: text('from')?.trim(),
-    to: text('to')?.trim().replace(/^\+/, ''),
-    text: text('text'),
-    status,
-    groups: ids('groups'),
-    campaignStatus: campaignStatus as MessageQuery['campaignStatus'],
-    campaignCreatedFrom: time('campaignCreateTsFrom', 'startOfDay'),
-    campaignCreatedTo: time('campaignCreateTsTo', 'endOfDay'),
-    campaignSentFrom: time('campaignSentTsFrom', 'startOfDay'),
-    campaignSentTo: time('campaignSentTsTo', 'endOfDay'),
-    startSendFrom: time('startSendTsFrom', 'startOfDay'),
-    startSendTo: time('startSendTsTo', 'endOfDay'),
-    statusUpdateFrom: time('statusUpdateTsFrom', 'startOfDay'),
-    statusUpdateTo: time('statusUpdateTsTo', 'endOfDay'),
-    sort: sortOf(params.sort, SORT_FIELDS),
-    pagination: paginationOf(params.pagination),
+    withNumberInfo: withNumberInfo === '1',
+    campaignIds: criteria.campaignIds?.slice(0, MAX_CAMPAIGN_IDS).map(Number),
+    from: criteria.from,
+    to: criteria.to?.replace(/^\+/, ''),
+    text: criteria.text,
+    status: criteria.status,
+    groups: criteria.groups,
+    campaignStatus: criteria.campaignStatus,
+    campaignCreatedFrom: criteria.campaignCreateTsFrom,
+    campaignCreatedTo: criteria.campaignCreateTsTo,
+    campaignSentFrom: criteria.campaignSentTsFrom,
+    campaignSentTo: criteria.campaignSentTsTo,
+    startSendFrom: criteria.startSendTsFrom,
+    startSendTo: criteria.startSendTsTo,
+    statusUpdateFrom: criteria.statusUpdateTsFrom,
+    statusUpdateTo: criteria.statusUpdateTsTo,
+    sort,
+    pagination,
   };
 }

@@ -1,12 +1,17 @@
 import * as v from 'valibot';
-import { apiRuntime } from '../../api-runtime';
+import type { Account } from '../../domain/accounts';
 import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
 import { AppError, invalidField } from '../../domain/errors';
+import type { SendInput } from '../../domain/message-service';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';
 import { isGiven, isRecord, maxCharacters, parseWith, text } from '../params';
 import type { Operation } from '../types';
+
+export interface MessageSendDeps {
+  sending: { send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }> };
+}
 
 const sendSchema = v.object({
   recipient: v.string('Recipient must be a single value'),
@@ -48,7 +53,7 @@ const paramsSchema = v.object({
  * Message/SendSmsMessage (POST or GET): `recipient`, `text`, `from`, `params[name]`,
  * `params[deferredToTs]`, `params[shortenLinks]`, `params[validity]`.
  */
-export const messageSendSmsMessage: Operation = async ({ params, account }) => {
+export const messageSendSmsMessage: Operation<MessageSendDeps> = async ({ params, account, deps: { sending } }) => {
   for (const name of ['recipient', 'text'] as const) {
     if (!isGiven(params[name])) throw new AppError('missingParameter', `The ${name} parameter is required`);
   }
@@ -62,7 +67,7 @@ export const messageSendSmsMessage: Operation = async ({ params, account }) => {
     if (typeof read === 'string') throw invalidField('deferredToTs', `Deferred sending time ${read}`);
     deferredTo = read;
   }
-  return apiRuntime().messages.send(account, {
+  return sending.send(account, {
     recipient: input.recipient,
     text: input.text,
     from: input.from,
