@@ -4,4 +4,4 @@ import { apiRuntime } from '../shared/api-runtime';
 
 const rt = apiRuntime();
 
-export const handler = apiHandler(linkGetLinks, { messageQueries: rt.messages, links: rt.links }, rt);
+export const handler = apiHandler(linkGetLinks, { messageQueries: rt.messageQueries, links: rt.links }, rt);

@@ -4,4 +4,4 @@ import { apiRuntime } from '../shared/api-runtime';
 
 const rt = apiRuntime();
 
-export const handler = apiHandler(messageSendSmsMessage, { sending: rt.messages }, rt);
+export const handler = apiHandler(messageSendSmsMessage, { sending: rt.sending }, rt);

@@ -1,13 +1,10 @@
 import { type Config, readConfig } from './config';
 import { AccountService } from './domain/account-service';
-import type { Account } from './domain/accounts';
 import { LinkCache } from './domain/link-cache';
 import { LinkService } from './domain/link-service';
-import type { Link } from './domain/links';
-import type { MessageListing, MessageQuery } from './domain/message-listing';
 import type { SendingPorts } from './domain/message-ports';
 import type { MessageQueries } from './domain/message-queries';
-import type { MessageSending, SendInput } from './domain/message-sending';
+import type { MessageSending } from './domain/message-sending';
 import type { Moderation } from './domain/moderation';
 import { RateLimiter } from './domain/rate-limit';
 import type { Scheduler } from './domain/scheduler';
@@ -55,18 +52,9 @@ export interface ApiRuntime {
   scheduler: Scheduler;
   /** Every status change of a message: the campaign follow-up, then (full runtime) webhooks. */
   statusChanges: StatusChanges;
-  /** @deprecated Use `sending` and `messageQueries`; kept until the API operations are moved over. */
-  messages: LegacyMessages;
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
   schedule: ScheduleRepository;
-}
-
-/** What `messages` offered the API operations before the split; each call goes to its new service. */
-export interface LegacyMessages {
-  send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }>;
-  list(account: Account, query: MessageQuery): Promise<MessageListing>;
-  campaignLinks(account: Account, campaignId: number): Promise<Link[]>;
 }
 
 export interface ApiRuntimeOverrides {
@@ -152,11 +140,6 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     moderation: messaging.moderation,
     scheduler: messaging.scheduler,
     statusChanges: messaging.statusChanges,
-    messages: {
-      send: (account, input) => sending.send(account, input),
-      list: (account, query) => messageQueries.list(account, query),
-      campaignLinks: (account, campaignId) => messageQueries.campaignLinks(account, campaignId),
-    },
     messageStore,
     campaigns,
     schedule,

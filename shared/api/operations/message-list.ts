@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Account } from '../../domain/accounts';
 import { CAMPAIGN_STATUSES } from '../../domain/campaigns';
-import type { MessageQuery, MessageSortField } from '../../domain/message-service';
+import type { MessageQuery, MessageSortField } from '../../domain/message-listing';
 import { MESSAGE_STATUSES } from '../../domain/message-status';
 import type { Message } from '../../domain/messages';
 import { numberInfo } from '../../domain/phone';

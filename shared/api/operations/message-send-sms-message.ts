@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Account } from '../../domain/accounts';
 import { MAX_CAMPAIGN_NAME_LENGTH } from '../../domain/campaigns';
 import { AppError, invalidField } from '../../domain/errors';
-import type { SendInput } from '../../domain/message-service';
+import type { SendInput } from '../../domain/message-sending';
 import { MAX_VALIDITY_MINUTES, MIN_VALIDITY_MINUTES } from '../../domain/messages';
 import { MAX_SIGNATURE_LENGTH } from '../../domain/senders';
 import { parseRequestTs } from '../../domain/time';

@@ -1,5 +1,5 @@
 import { type MessageListDeps, messageList } from '../../../shared/api/operations/message-list';
-import type { MessageQuery } from '../../../shared/domain/message-service';
+import type { MessageQuery } from '../../../shared/domain/message-listing';
 import { aMessage, anAccount, run } from './fakes';
 
 /** Records the query Message/List asks for and answers one message. */
