@@ -1,6 +1,6 @@
 import type { SNSEvent } from 'aws-lambda';
-import { awsSmsEvents } from '../shared/api/aws-sms-events';
 import { runtime } from '../shared/runtime';
+import { awsSmsEvents } from '../shared/sms/aws-events';
 
 const rt = runtime();
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { kannelReport } from '../shared/api/kannel-report';
 import { runtime } from '../shared/runtime';
 import { secretReader } from '../shared/secrets';
+import { kannelReport } from '../shared/sms/kannel-report';
 
 const rt = runtime();
 const kannel = rt.config.kannel;

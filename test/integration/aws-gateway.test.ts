@@ -1,10 +1,10 @@
 import { PinpointSMSVoiceV2Client, SendTextMessageCommand, ThrottlingException, ValidationException } from '@aws-sdk/client-pinpoint-sms-voice-v2';
 import type { SNSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { awsSmsEvents } from '../../shared/api/aws-sms-events';
 import type { Message } from '../../shared/domain/messages';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
 import { AwsSmsGateway } from '../../shared/sms/aws';
+import { awsSmsEvents } from '../../shared/sms/aws-events';
 import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';

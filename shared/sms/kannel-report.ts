@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { SmsDispatcher } from '../domain/sms-dispatcher';
-import { isValidReportSignature, kannelReportStatus } from '../sms/kannel';
+import { isValidReportSignature, kannelReportStatus } from './kannel';
 
 /**
  * `GET {DLR_BASE_URL}/dlr/kannel?message=…[&part=…]&sig=…&type=%d&answer=%A&fid=%F&ts=%T`:

@@ -1,7 +1,7 @@
 import type { SNSEvent } from 'aws-lambda';
 import type { SmsDispatcher } from '../domain/sms-dispatcher';
-import { type AwsSmsEvent, awsDeliveryReport } from '../sms/aws';
 import { logger } from '../telemetry';
+import { type AwsSmsEvent, awsDeliveryReport } from './aws';
 
 /**
  * AWS End User Messaging delivery events, from the configuration set's SNS topic. Each
