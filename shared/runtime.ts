@@ -6,7 +6,7 @@ import { SmsDispatcher } from './domain/sms-dispatcher';
 import { type Clock, utcMinuteOf } from './domain/time';
 import type { WebhookTargetPolicy } from './domain/webhook-targets';
 import { WebhookService } from './domain/webhooks';
-import { cryptoToken, ulidAt } from './ids';
+import { cryptoToken, keyedUlid, ulidAt } from './ids';
 import { webhookBody } from './queue/bodies';
 import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
@@ -81,6 +81,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
     targets,
     clock,
     ids: ulidAt,
+    eventIds: keyedUlid,
     secrets: cryptoToken,
   });
   // Webhooks hear of a status change after the campaign has followed it.

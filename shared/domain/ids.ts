@@ -12,3 +12,10 @@ export type RandomInt = (below: number) => number;
 
 /** `bytes` random bytes as base64url text without padding (a CSPRNG in production). */
 export type RandomToken = (bytes: number) => string;
+
+/**
+ * The id of something that must exist once per key: the same key always gives the same
+ * id, which sorts by the instant given (a ULID whose random part is drawn from a hash of
+ * the key, in production), so a second attempt to make it finds the first.
+ */
+export type KeyedId = (at: Date, key: string) => string;

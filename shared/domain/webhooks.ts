@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, invalidField } from './errors';
-import type { NewId, RandomToken } from './ids';
+import type { KeyedId, NewId, RandomToken } from './ids';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
 import { lengthProblem } from './text-limits';
@@ -52,7 +52,8 @@ export interface WebhookStore {
   addWebhook(webhook: Webhook): Promise<void>;
   listWebhooks(accountId: number): Promise<Webhook[]>;
   removeWebhook(accountId: number, id: string): Promise<boolean>;
-  createEvent(event: WebhookEvent): Promise<void>;
+  /** Makes the event unless one with its id exists; whether it did. */
+  createEvent(event: WebhookEvent): Promise<boolean>;
   getEvent(eventId: string): Promise<WebhookEvent | undefined>;
   /** Claims the next attempt: only if pending, `attempts` is still `seen` and its time has come. */
   claimAttempt(eventId: string, seen: number, now: Date, nextAttemptAt: Date): Promise<boolean>;
@@ -122,8 +123,10 @@ export interface WebhookServiceDeps {
   ports: WebhookPorts;
   targets: WebhookTargetPolicy;
   clock: Clock;
-  /** Webhook and event ids. */
+  /** Webhook ids. */
   ids: NewId;
+  /** Event ids: one per webhook, message and status, however often that status is told. */
+  eventIds: KeyedId;
   /** Secrets for webhooks registered without one. */
   secrets: RandomToken;
   cacheTtlMs?: number;
@@ -197,7 +200,7 @@ export class WebhookService {
     const now = clock();
     for (const webhook of webhooks) {
       const event: WebhookEvent = {
-        eventId: this.deps.ids(now),
+        eventId: this.deps.eventIds(new Date(message.createdAt), `${webhook.id}:${message.id}:${message.status}`),
         webhookId: webhook.id,
         accountId: message.accountId,
         url: webhook.url,
@@ -215,7 +218,9 @@ export class WebhookService {
         state: 'pending',
         nextAttemptAt: now.toISOString(),
       };
-      await ports.store.createEvent(event);
+      // A status told twice (a report that overtook the gateway's answer to the submit is
+      // told again with that answer) finds its event made already: one event per status.
+      if (!(await ports.store.createEvent(event))) continue;
       // The safety net first: should the queue lose the event (or this process have no
       // queue, as the admin CLI declining a campaign), the sweeper sends it a minute later.
       await ports.scheduleTry(event.eventId, new Date(now.getTime() + gapAfterAttempt(1)));

@@ -40,13 +40,20 @@ export class WebhooksRepository implements WebhookStore {
     );
   }
 
-  async createEvent(event: WebhookEvent): Promise<void> {
-    await this.store.db.send(
-      new PutCommand({
-        TableName: this.store.tableName,
-        Item: { ...keys.webhookEvent(event.eventId), entity: 'WebhookEvent', ...event, ttl: Math.floor(Date.now() / 1000) + EVENT_RETENTION_SECONDS },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+  async createEvent(event: WebhookEvent): Promise<boolean> {
+    return conditionally(() =>
+      this.store.db.send(
+        new PutCommand({
+          TableName: this.store.tableName,
+          Item: {
+            ...keys.webhookEvent(event.eventId),
+            entity: 'WebhookEvent',
+            ...event,
+            ttl: Math.floor(Date.now() / 1000) + EVENT_RETENTION_SECONDS,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
     );
   }
 

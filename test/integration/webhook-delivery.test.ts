@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { utcMinuteOf } from '../../shared/domain/time';
 import type { WebhookTargetPolicy } from '../../shared/domain/webhook-targets';
 import { type WebhookEvent, WebhookService } from '../../shared/domain/webhooks';
-import { cryptoToken, ulidAt } from '../../shared/ids';
+import { cryptoToken, keyedUlid, ulidAt } from '../../shared/ids';
 import type { Store } from '../../shared/store/client';
 import { ScheduleRepository } from '../../shared/store/schedule-repo';
 import { SettingsRepository } from '../../shared/store/settings-repo';
@@ -56,6 +56,7 @@ describe('webhook attempts to refused targets', () => {
       targets,
       clock: () => now,
       ids: ulidAt,
+      eventIds: keyedUlid,
       secrets: cryptoToken,
     });
   }

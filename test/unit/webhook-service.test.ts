@@ -28,9 +28,11 @@ class MemoryWebhookStore implements WebhookStore {
   async removeWebhook(accountId: number, id: string): Promise<boolean> {
     return this.webhooks.get(id)?.accountId === accountId && this.webhooks.delete(id);
   }
-  async createEvent(event: WebhookEvent): Promise<void> {
-    this.journal.push(`create ${event.eventId}`);
-    this.events.set(event.eventId, structuredClone(event));
+  async createEvent(event: WebhookEvent): Promise<boolean> {
+    const made = !this.events.has(event.eventId);
+    this.journal.push(`create ${event.eventId}${made ? '' : ' refused'}`);
+    if (made) this.events.set(event.eventId, structuredClone(event));
+    return made;
   }
   async getEvent(eventId: string): Promise<WebhookEvent | undefined> {
     const event = this.events.get(eventId);
@@ -81,6 +83,7 @@ function harness(options: { answer?: (attempt: number) => DeliveryResult; enqueu
     targets: options.targets ?? { allowPrivate: false, ownBases: [] },
     clock: () => new Date(now),
     ids: (when) => `id-${++ids}@${when.toISOString()}`,
+    eventIds: (when, key) => `event ${key}@${when.toISOString()}`,
     secrets: (bytes) => `secret-of-${bytes}-bytes`,
   });
   return {
@@ -92,14 +95,15 @@ function harness(options: { answer?: (attempt: number) => DeliveryResult; enqueu
   };
 }
 
-const message = (status: string, accountId = 7): Message =>
+const message = (status: string, accountId = 7, id = 52): Message =>
   ({
-    id: 52,
+    id,
     accountId,
     campaignId: 41,
     segNum: 1,
     to: '447400123450',
     status,
+    createdAt: at(-minutes(5)),
     statusUpdatedAt: new Date(T0 - 1_000),
   }) as unknown as Message;
 
@@ -152,7 +156,7 @@ describe('WebhookService', () => {
       const made = await service.onMessageStatus(message('DELIVRD'));
 
       // Assess
-      expect(made).toEqual({ eventIds: [`id-4@${at(0)}`, `id-5@${at(0)}`], notQueued: [] });
+      expect(made).toEqual({ eventIds: [first, second].map((webhook) => `event ${webhook.id}:52:DELIVRD@${at(-minutes(5))}`), notQueued: [] });
       expect(journal).toEqual(
         made.eventIds.flatMap((eventId) => [`create ${eventId}`, `schedule ${eventId} ${at(minutes(1))}`, `enqueue ${eventId}`]),
       );
@@ -170,6 +174,22 @@ describe('WebhookService', () => {
           nextAttemptAt: at(0),
         })),
       );
+    });
+
+    it('makes one event of a final status told twice: the second telling finds it and schedules and queues nothing', async () => {
+      // Prepare
+      const { service, store, journal } = harness();
+      const webhook = await service.register(7, 'https://one.example.com/hook');
+      const first = await service.onMessageStatus(message('DELIVRD'));
+      journal.length = 0;
+
+      // Act
+      const again = await service.onMessageStatus(message('DELIVRD'));
+
+      // Assess
+      expect(again).toEqual({ eventIds: [], notQueued: [] });
+      expect(journal).toEqual([`create ${first.eventIds[0]} refused`]);
+      expect([...store.events.keys()]).toEqual([`event ${webhook.id}:52:DELIVRD@${at(-minutes(5))}`]);
     });
 
     it('makes no event for a status that is not final, nor for an account without webhooks', async () => {
@@ -210,13 +230,13 @@ describe('WebhookService', () => {
       await service.register(7, 'https://one.example.com/hook');
 
       // Act
-      for (let i = 0; i < 3; i++) await service.onMessageStatus(message('DELIVRD'));
+      for (let i = 0; i < 3; i++) await service.onMessageStatus(message('DELIVRD', 7, 60 + i));
       const burst = store.listReads;
       advance(5_000);
-      await service.onMessageStatus(message('DELIVRD'));
+      await service.onMessageStatus(message('DELIVRD', 7, 63));
       const expired = store.listReads;
       await service.register(7, 'https://two.example.com/hook');
-      const made = await service.onMessageStatus(message('DELIVRD'));
+      const made = await service.onMessageStatus(message('DELIVRD', 7, 64));
 
       // Assess
       expect([burst, expired, store.listReads]).toEqual([1, 2, 3]);
