@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     console.log(`Sending ${total} messages at ${RATE}/s for ${SECONDS} s…`);
     const cpuBefore = cpuMicros(server.child.pid!);
     const started = performance.now();
-    const sends: Promise<{ id: number | undefined; latencyMs: number; code: number | 'error' }>[] = [];
+    const sends: Promise<{ id: number | undefined; latencyMs: number; code: number | string }>[] = [];
     for (let i = 0; i < total; i++) {
       const plannedAt = started + (i * 1000) / RATE;
       const wait = plannedAt - performance.now();
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id: number | undefined; latencyMs: number; code: number | 'error' }> {
+async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id: number | undefined; latencyMs: number; code: number | string }> {
   // Recipients ending 0–5: the simulator delivers them (DELIVRD).
   const recipient = `+4474${String(10_000_000 + Math.floor(i / 6) * 10 + (i % 6)).padStart(8, '0')}`;
   try {
@@ -100,8 +100,10 @@ async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id
     });
     const envelope = (await response.json()) as { code: number; data: { messageId: number } };
     return { id: envelope.data?.messageId, code: envelope.code, latencyMs: performance.now() - plannedAt };
-  } catch {
-    return { id: undefined, code: 'error', latencyMs: performance.now() - plannedAt };
+  } catch (error) {
+    // Named by its cause where fetch gives one (ECONNRESET, UND_ERR_SOCKET, …).
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { id: undefined, code: cause ? `error ${cause}` : 'error', latencyMs: performance.now() - plannedAt };
   }
 }
 
@@ -113,7 +115,7 @@ function cpuMicros(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
-function describeCodes(results: { code: number | 'error' }[]): string {
+function describeCodes(results: { code: number | string }[]): string {
   const counts = new Map<string, number>();
   for (const { code } of results) if (code !== 0) counts.set(String(code), (counts.get(String(code)) ?? 0) + 1);
   return counts.size ? `  ${JSON.stringify(Object.fromEntries(counts))}` : '';
@@ -145,6 +147,9 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: s
         PORT: '0',
         SHORT_LINK_BASE: 'https://sho.rt',
         API_RATE_LIMIT: process.env.API_RATE_LIMIT ?? '0',
+        // One address stands in for many clients: an overloaded server holds more requests
+        // at once than one real client would (256, the default, refuses the rest).
+        MAX_CONNECTIONS_PER_IP: process.env.MAX_CONNECTIONS_PER_IP ?? '4096',
       },
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
