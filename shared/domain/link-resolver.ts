@@ -30,8 +30,7 @@ export class LinkResolver {
     },
   ) {}
 
-  /** A cache hit answers at once, without a promise: the redirect's hot path. */
-  find(code: string): CachedLink | undefined | Promise<CachedLink | undefined> {
+  async find(code: string): Promise<CachedLink | undefined> {
     const normalized = code.toLowerCase();
     const { cache } = this.deps;
     const cached = cache.get(normalized, this.deps.now());
