@@ -104,7 +104,11 @@ export function utcMinuteOf(at: Date): string {
 let isoMillisecond = NaN;
 let isoText = '';
 
-/** `date.toISOString()`, made once per millisecond: on a busy redirect many clicks share one. */
+/**
+ * `date.toISOString()`, made once per millisecond: on a busy redirect many clicks share one.
+ * `npm run bench:redirect`, warm cache: 56–71 µs CPU/req, CPU ratio bare/service 0.57–0.67
+ * over five runs; 75 and 76 µs, 0.55 and 0.54 with a toISOString per click (2026-11-24).
+ */
 export function isoInstant(date: Date): string {
   const ms = date.getTime();
   if (ms !== isoMillisecond) {

@@ -76,7 +76,11 @@ function joinedHeaders(req: IncomingMessage): Record<string, string> {
 let timeSecond = -1;
 let timeText = '';
 
-/** The request time as text, made once a second. */
+/**
+ * The request time as text, made once a second. `npm run bench:redirect`, warm cache:
+ * 56–71 µs CPU/req, CPU ratio bare/service 0.57–0.67 over five runs; 71 and 72 µs, 0.54
+ * and 0.49 with a toUTCString per request (2026-11-24).
+ */
 function httpTime(now: number): string {
   const second = Math.floor(now / 1000);
   if (second !== timeSecond) {
