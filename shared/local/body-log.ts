@@ -4,7 +4,9 @@
  * queue whose consumer is off or behind) then costs the garbage collector nothing, where
  * strings kept on the heap are copied and scanned by collection after collection, and
  * takes about the size of its text in memory. Bodies must be well-formed Unicode text,
- * as SQS requires of message bodies.
+ * as SQS requires of message bodies. What it buys is memory, not redirect CPU (bench:redirect
+ * shows none, 2026-11-24): about 170 bytes per queued click here (README, Limits), against
+ * about 234 bytes of JS heap per click for the same million bodies kept as strings.
  */
 export class BodyLog {
   static readonly CHUNK_BYTES = 1 << 20;
