@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { ulid } from 'ulid';
 import type { KeyedId, NewId, RandomInt, RandomToken } from './domain/ids';
+import type { Clock } from './domain/time';
 
 /** The production sources of the domain's ids and randomness (shared/domain/ids.ts). */
 export const ulidAt: NewId = (at) => ulid(at.getTime());
@@ -16,3 +17,6 @@ export const keyedUlid: KeyedId = (at, key) => {
   // ulid draws one Crockford character (5 bits) per call from a number in [0, 1).
   return ulid(at.getTime(), () => (digest[next++ % digest.length] ?? 0) / 256);
 };
+
+/** The production clock; the domain reads time only through a Clock it is given. */
+export const systemClock: Clock = () => new Date();

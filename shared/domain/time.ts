@@ -6,7 +6,6 @@ import { DateTime, IANAZone } from 'luxon';
  */
 
 export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
 
 /** Responses: `YYYY-MM-DD HH-MM-SS` (hyphens in the time part, as the interface fixes). */
 const RESPONSE_LAYOUT = 'yyyy-MM-dd HH-mm-ss';

@@ -15,7 +15,7 @@ const shared = join(root, 'shared');
 const ADAPTER_MODULES = ['store/', 'sms/', 'local/', 'queue/', 'api/', 'webhooks/', 'telemetry', 'runtime', 'api-runtime', 'redirect-runtime', 'ids'];
 const ADAPTER_PACKAGES = ['@aws-sdk/', '@aws-lambda-powertools/', 'ulid'];
 /** Calls that reach the network, the system clock or a random source (also as `globalThis.` or `crypto.` members). */
-const IO_CALLS = ['fetch', 'ulid', 'randomBytes', 'randomInt', 'randomUUID', 'Date.now', 'Math.random'];
+const IO_CALLS = ['fetch', 'ulid', 'randomBytes', 'randomInt', 'randomUUID', 'Date.now', 'new Date', 'Math.random'];
 const RUNTIME_CALLS = ['runtime', 'apiRuntime'];
 const MAX_LINES = 300;
 
@@ -38,6 +38,10 @@ function scan(fileName: string, text: string): Found {
       const isModuleCall = node.expression.kind === ts.SyntaxKind.ImportKeyword || node.expression.getText(source) === 'require';
       if (isModuleCall && first && ts.isStringLiteral(first)) found.imports.push({ line: lineOf(node), specifier: first.text });
       found.calls.push({ line: lineOf(node), callee: node.expression.getText(source) });
+    }
+    // `new Date()` without arguments reads the system clock, as Date.now() does.
+    if (ts.isNewExpression(node) && node.expression.getText(source) === 'Date' && (node.arguments?.length ?? 0) === 0) {
+      found.calls.push({ line: lineOf(node), callee: 'new Date' });
     }
     ts.forEachChild(node, visit);
   };
@@ -100,6 +104,7 @@ describe('layers', () => {
       "const label = 'fetch(x)';",
       'export const f = () => [fetch(url), Date.now(), ulid(), randomBytes(8), crypto.randomInt(3), Math.random(), createHash("sha1")];',
       'export const g = () => runtime().links;',
+      'export const h = () => [new Date(), new Date(0), new Date(Date.UTC(2030, 0, 1))];',
     ].join('\n');
 
     // Act
@@ -123,6 +128,7 @@ describe('layers', () => {
       'shared/domain/sample.ts:14 calls randomBytes()',
       'shared/domain/sample.ts:14 calls crypto.randomInt()',
       'shared/domain/sample.ts:14 calls Math.random()',
+      'shared/domain/sample.ts:16 calls new Date()',
     ]);
     expect(calls).toEqual(['shared/domain/sample.ts:15 calls runtime()']);
   });
