@@ -16,9 +16,13 @@ export interface ClickEvent {
   redirected: boolean;
 }
 
-/** The event as the click queue carries it: JSON. */
+/**
+ * The event as the click queue carries it: JSON, written out directly because it is on
+ * the redirect's path (every field is a number, a boolean, a fixed word or an ISO time,
+ * none of which needs escaping).
+ */
 export function clickEventBody(click: ClickEvent): string {
-  return JSON.stringify(click);
+  return `{"linkId":${click.linkId},"accountId":${click.accountId},"at":"${click.at}","visitor":"${click.visitor}","redirected":${click.redirected}}`;
 }
 
 /** Browsers always send a User-Agent; an empty one is a script. */
