@@ -25,7 +25,8 @@ export interface RedirectDeps {
 export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps): Promise<APIGatewayProxyStructuredResultV2> {
   const method = event.requestContext.http.method;
   const code = withoutSlashes(event.rawPath).toLowerCase();
-  const link = isCodeShaped(code) ? await deps.links.findForRedirect(code) : undefined;
+  let link = isCodeShaped(code) ? deps.links.findForRedirect(code) : undefined;
+  if (link instanceof Promise) link = await link; // a cache miss
   const now = deps.clock();
   const verdict = outcomeOf(link, now);
   // HEAD counts nothing (SPEC §5); unknown codes are not clicks. A queue failure costs a

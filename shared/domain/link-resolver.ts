@@ -30,7 +30,8 @@ export class LinkResolver {
     },
   ) {}
 
-  async find(code: string): Promise<CachedLink | undefined> {
+  /** A cache hit answers at once, without a promise: the redirect's hot path. */
+  find(code: string): CachedLink | undefined | Promise<CachedLink | undefined> {
     const normalized = code.toLowerCase();
     const { cache } = this.deps;
     const cached = cache.get(normalized, this.deps.now());

@@ -142,7 +142,7 @@ export class LinkService {
    * The redirect's read: the link behind a code, whoever owns it, from the cache when it
    * is fresh there, else with one eventually consistent GetItem (half a read unit).
    */
-  findForRedirect(code: string): Promise<CachedLink | undefined> {
+  findForRedirect(code: string): CachedLink | undefined | Promise<CachedLink | undefined> {
     return this.#resolver.find(code);
   }
 

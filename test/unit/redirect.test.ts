@@ -15,11 +15,11 @@ const link: CachedLink = {
 const event = (method: string, path: string): APIGatewayProxyEventV2 =>
   ({ rawPath: path, requestContext: { http: { method, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0' } } }) as APIGatewayProxyEventV2;
 
-function deps(options: { send?: (body: string) => Promise<void>; link?: CachedLink }) {
+function deps(options: { found: 'hit' | 'miss'; send?: (body: string) => Promise<void>; link?: CachedLink }) {
   const sent: string[] = [];
   const found = options.link ?? link;
   const result: RedirectDeps = {
-    links: { findForRedirect: async (code) => (code !== 'ab12' ? undefined : found) },
+    links: { findForRedirect: (code) => (code !== 'ab12' ? undefined : options.found === 'hit' ? found : Promise.resolve(found)) },
     queues: { send: options.send ?? (async (_queue, body) => void sent.push(body)) },
     clock: () => new Date('2026-11-23T10:00:00.000Z'),
   };
@@ -27,8 +27,8 @@ function deps(options: { send?: (body: string) => Promise<void>; link?: CachedLi
 }
 
 describe('redirect', () => {
-  it('sends a found link on and queues its click', async () => {
-    const { deps: d, sent } = deps({});
+  it.each(['hit', 'miss'] as const)('sends a found link on and queues its click, whether the cache had it or not (%s)', async (found) => {
+    const { deps: d, sent } = deps({ found });
     expect(await redirect(event('GET', '/AB12/'), d)).toMatchObject({ statusCode: 302, headers: { location: 'http://example.com/x' } });
     expect(sent.map((body) => JSON.parse(body))).toEqual([
       { linkId: 5, accountId: 2, at: '2026-11-23T10:00:00.000Z', visitor: 'human', redirected: true },
@@ -36,13 +36,13 @@ describe('redirect', () => {
   });
 
   it('still redirects when the click cannot be queued', async () => {
-    const { deps: d } = deps({ send: async () => Promise.reject(new Error('queue down')) });
+    const { deps: d } = deps({ found: 'hit', send: async () => Promise.reject(new Error('queue down')) });
     expect(await redirect(event('GET', '/ab12'), d)).toMatchObject({ statusCode: 302 });
   });
 
   it('answers a 404 page, counting a click but no redirect, for a link whose full link is no URL', async () => {
     // Prepare: a link stored without validation, so cached without a target
-    const { deps: d, sent } = deps({ link: { ...link, fullLink: 'http://exa mple.com', target: undefined } });
+    const { deps: d, sent } = deps({ found: 'hit', link: { ...link, fullLink: 'http://exa mple.com', target: undefined } });
 
     // Act
     const response = await redirect(event('GET', '/ab12'), d);
@@ -54,7 +54,7 @@ describe('redirect', () => {
   });
 
   it('counts nothing for HEAD or an unknown code', async () => {
-    const { deps: d, sent } = deps({});
+    const { deps: d, sent } = deps({ found: 'hit' });
     expect(await redirect(event('HEAD', '/ab12'), d)).toMatchObject({ statusCode: 302, body: '' });
     expect(await redirect(event('GET', '/zz99'), d)).toMatchObject({ statusCode: 404 });
     expect(sent).toEqual([]);
