@@ -13,14 +13,31 @@ export interface Headlines {
   hasBody: boolean;
 }
 
-/** What routing and the event's request context need from the request's headers. */
-export function headlines(req: IncomingMessage): Headlines {
-  const { headers } = req;
-  return {
-    host: headers.host ?? 'localhost',
-    userAgent: headers['user-agent'] ?? '',
-    hasBody: headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined,
-  };
+/**
+ * What routing and the event's request context need, straight from the raw header list:
+ * a short-link request then never needs Node's headers object, which is made only when a
+ * handler reads the event's headers.
+ */
+export function headlines(raw: string[]): Headlines {
+  const found: Headlines = { host: 'localhost', userAgent: '', hasBody: false };
+  // biome-ignore-start lint/style/noNonNullAssertion: Node's raw headers come in name, value pairs; i < length.
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'host') found.host = raw[i + 1]!;
+        break;
+      case 10:
+        if (name.toLowerCase() === 'user-agent') found.userAgent = raw[i + 1]!;
+        break;
+      case 14:
+      case 17:
+        if (name.toLowerCase() === 'content-length' || name.toLowerCase() === 'transfer-encoding') found.hasBody = true;
+        break;
+    }
+  }
+  // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
+  return found;
 }
 
 export function toEvent(req: IncomingMessage, head: Headlines, path: string, rawQueryString: string, body: Buffer): APIGatewayProxyEventV2 {
@@ -31,34 +48,50 @@ export function toEvent(req: IncomingMessage, head: Headlines, path: string, raw
       )
     : undefined;
   const now = Date.now();
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString,
-    headers: joinedHeaders(req),
-    queryStringParameters,
-    body: body.length > 0 ? body.toString('utf8') : undefined,
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: head.host,
-      domainPrefix: 'local',
-      http: {
-        method: req.method ?? 'GET',
-        path,
-        protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: head.userAgent,
-      },
-      requestId: nextRequestId(),
-      routeKey: '$default',
-      stage: '$default',
-      time: httpTime(now),
-      timeEpoch: now,
+  return new LocalEvent(req, path, rawQueryString, queryStringParameters, body.length > 0 ? body.toString('utf8') : undefined, {
+    accountId: 'local',
+    apiId: 'local',
+    domainName: head.host,
+    domainPrefix: 'local',
+    http: {
+      method: req.method ?? 'GET',
+      path,
+      protocol: req.httpVersion === '1.1' ? 'HTTP/1.1' : `HTTP/${req.httpVersion}`,
+      sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+      userAgent: head.userAgent,
     },
-  };
+    requestId: nextRequestId(),
+    routeKey: '$default',
+    stage: '$default',
+    time: httpTime(now),
+    timeEpoch: now,
+  });
+}
+
+/** A payload-2.0 event as API Gateway builds it, its headers object made on first read. */
+class LocalEvent implements APIGatewayProxyEventV2 {
+  readonly version = '2.0';
+  readonly routeKey = '$default';
+  readonly isBase64Encoded = false;
+  #headers: Record<string, string> | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    readonly rawPath: string,
+    readonly rawQueryString: string,
+    readonly queryStringParameters: Record<string, string> | undefined,
+    readonly body: string | undefined,
+    readonly requestContext: APIGatewayProxyEventV2['requestContext'],
+  ) {}
+
+  get headers(): Record<string, string> {
+    // biome-ignore lint/suspicious/noAssignInExpressions: made on first read; the redirect path never reads them.
+    return (this.#headers ??= joinedHeaders(this.req));
+  }
+
+  set headers(headers: Record<string, string>) {
+    this.#headers = headers;
+  }
 }
 
 /**

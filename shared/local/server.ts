@@ -139,7 +139,7 @@ async function dispatch(
     res.writeHead(405, { allow: 'GET, HEAD' }).end();
     return;
   }
-  const head = headlines(req);
+  const head = headlines(req.rawHeaders);
   // Most short-link requests carry no body: they skip the stream machinery.
   const event = toEvent(req, head, path, rawQueryString, head.hasBody ? await readBody(req) : EMPTY);
   const handler = handlers.get(handlerName) ?? (await load(handlerName));
