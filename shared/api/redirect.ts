@@ -26,7 +26,10 @@ export async function redirect(event: APIGatewayProxyEventV2, deps: RedirectDeps
   const method = event.requestContext.http.method;
   const code = withoutSlashes(event.rawPath).toLowerCase();
   let link = isCodeShaped(code) ? deps.links.findForRedirect(code) : undefined;
-  if (link instanceof Promise) link = await link; // a cache miss
+  // A hit is answered without a promise; only a miss is awaited. bench:redirect, warm cache,
+  // 2026-11-24: with this, the hand-written click JSON and the lazy event headers made plain,
+  // 74 and 77 µs CPU/req against 59–72 µs with them.
+  if (link instanceof Promise) link = await link;
   const now = deps.clock();
   const verdict = outcomeOf(link, now);
   // HEAD counts nothing (SPEC §5); unknown codes are not clicks. A queue failure costs a

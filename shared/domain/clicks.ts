@@ -19,7 +19,9 @@ export interface ClickEvent {
 /**
  * The event as the click queue carries it: JSON, written out directly because it is on
  * the redirect's path (every field is a number, a boolean, a fixed word or an ISO time,
- * none of which needs escaping).
+ * none of which needs escaping). bench:redirect, warm cache, 2026-11-24: with this, the hit
+ * answered without a promise and the lazy event headers made plain, 74 and 77 µs CPU/req
+ * against 59–72 µs with them.
  */
 export function clickEventBody(click: ClickEvent): string {
   return `{"linkId":${click.linkId},"accountId":${click.accountId},"at":"${click.at}","visitor":"${click.visitor}","redirected":${click.redirected}}`;

@@ -84,6 +84,11 @@ class LocalEvent implements APIGatewayProxyEventV2 {
     readonly requestContext: APIGatewayProxyEventV2['requestContext'],
   ) {}
 
+  /**
+   * Made on first read. bench:redirect, warm cache, 2026-11-24: with this, the hit answered
+   * without a promise and the hand-written click JSON made plain, 74 and 77 µs CPU/req
+   * against 59–72 µs with them.
+   */
   get headers(): Record<string, string> {
     // biome-ignore lint/suspicious/noAssignInExpressions: made on first read; the redirect path never reads them.
     return (this.#headers ??= joinedHeaders(this.req));
