@@ -1,6 +1,7 @@
 import { LinkCodec } from '../../shared/domain/link-code';
 import type { Link } from '../../shared/domain/links';
 import { LinksRepository } from '../../shared/store/links-repo';
+import { aLink } from '../support/fixtures';
 import { startService, type TestService } from '../support/local-service';
 
 // Short links on a name of their own, so that its other spellings are refused as the
@@ -67,23 +68,7 @@ describe('full links beyond ASCII, and links back to this service or this machin
 
       async function store(fullLink: string): Promise<Link> {
         const id = nextId++;
-        const link: Link = {
-          id,
-          accountId,
-          code: codec.encode(id),
-          fullLink,
-          status: 1,
-          moderatorStatus: 1,
-          moderatorComment: null,
-          comment: null,
-          expirationDate: null,
-          expiresAt: null,
-          clickCnt: 0,
-          redirectCnt: 0,
-          createdAt: new Date().toISOString(),
-          campaignId: null,
-          trackingCode: null,
-        };
+        const link = aLink({ id, accountId, code: codec.encode(id), fullLink, createdAt: new Date().toISOString() });
         await repository.create(link);
         return link;
       }

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ClickAggregator, type QueuedClick } from '../../shared/domain/click-aggregator';
 import type { ClickEvent } from '../../shared/domain/clicks';
-import type { Link } from '../../shared/domain/links';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
+import { aLink } from '../support/fixtures';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -20,23 +20,7 @@ const NOW = new Date('2026-11-22T10:00:30Z');
 
 async function newLink(): Promise<number> {
   const id = nextLinkId++;
-  const link: Link = {
-    id,
-    accountId: 1,
-    code: `c${id}`.padEnd(4, '0'),
-    fullLink: 'https://example.com',
-    status: 1,
-    moderatorStatus: 1,
-    moderatorComment: null,
-    comment: null,
-    expirationDate: null,
-    expiresAt: null,
-    clickCnt: 0,
-    redirectCnt: 0,
-    createdAt: NOW.toISOString(),
-    campaignId: null,
-    trackingCode: null,
-  };
+  const link = aLink({ id, accountId: 1, code: `c${id}`.padEnd(4, '0'), fullLink: 'https://example.com', createdAt: NOW.toISOString() });
   await new LinksRepository(store).create(link);
   return id;
 }

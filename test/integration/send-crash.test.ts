@@ -12,6 +12,7 @@ import type { Store } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
 import { eventually } from '../support/eventually';
+import { anAccount } from '../support/fixtures';
 import { messagingOver } from '../support/messaging';
 
 /**
@@ -24,16 +25,7 @@ import { messagingOver } from '../support/messaging';
  */
 const T0 = new Date('2026-11-22T10:00:00Z');
 const DEFERRED_TO = new Date('2026-11-22T12:00:00Z');
-const ACCOUNT: Account = {
-  id: 7,
-  name: 'Shop',
-  timeZone: 'UTC',
-  currency: 'USD',
-  status: 'active',
-  createdAt: T0.toISOString(),
-  rateLimit: null,
-  sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } },
-};
+const ACCOUNT: Account = anAccount({ id: 7, createdAt: T0.toISOString(), sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } } });
 const HELD: Account = { ...ACCOUNT, sending: { ...ACCOUNT.sending, moderation: 'all' } };
 const SEND: SendInput = { recipient: '447400123450', text: 'Sale! https://example.com/offer', shortenLinks: true, validityMinutes: 1440 };
 

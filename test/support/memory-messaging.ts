@@ -7,6 +7,7 @@ import { canMoveTo, type MessageStatus } from '../../shared/domain/message-statu
 import type { Message } from '../../shared/domain/messages';
 import type { ScheduleStore } from '../../shared/domain/scheduler';
 import type { MessageStore } from '../../shared/domain/sms-dispatcher';
+import { aLink, anAccount } from './fixtures';
 
 /**
  * The message ports in memory, for unit tests of the domain: campaigns, messages, the
@@ -153,23 +154,15 @@ export function memoryLinks(writes: string[]) {
     made,
     shortLinkOf: (code: string) => `https://sho.rt/${code}`,
     async create(account: Account, input: { fullLink: string; campaignId?: number | null; trackingCode?: string | null }): Promise<Link> {
-      const link: Link = {
+      const link = aLink({
         id: made.length + 1,
         accountId: account.id,
         code: `c${made.length + 1}`,
         fullLink: input.fullLink,
-        status: 1,
-        moderatorStatus: 1,
-        moderatorComment: null,
-        comment: null,
-        expirationDate: null,
-        expiresAt: null,
-        clickCnt: 0,
-        redirectCnt: 0,
         createdAt: '2026-11-22T10:00:00.000Z',
         campaignId: input.campaignId ?? null,
         trackingCode: input.trackingCode ?? null,
-      };
+      });
       made.push(link);
       writes.push('createLink');
       return link;
@@ -179,16 +172,7 @@ export function memoryLinks(writes: string[]) {
 
 export const T0 = new Date('2026-11-22T10:00:00Z');
 
-export const ACCOUNT: Account = {
-  id: 7,
-  name: 'Shop',
-  timeZone: 'UTC',
-  currency: 'USD',
-  status: 'active',
-  createdAt: T0.toISOString(),
-  rateLimit: null,
-  sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } },
-};
+export const ACCOUNT: Account = anAccount({ id: 7, createdAt: T0.toISOString(), sending: { ...EMPTY_SENDING_SETTINGS, tariff: { '*': 0.05 } } });
 
 /** A campaign and its message as SendSmsMessage stores them. */
 export function storedCampaign(

@@ -1,17 +1,9 @@
 import { type Account, EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import { AppError } from '../../shared/domain/errors';
 import { isValidSignature, resolveSender, segmentPrice } from '../../shared/domain/senders';
+import { anAccount } from '../support/fixtures';
 
-const account = (sending: Partial<Account['sending']>): Account => ({
-  id: 1,
-  name: 'Shop',
-  timeZone: 'UTC',
-  currency: 'USD',
-  status: 'active',
-  createdAt: '2026-01-01T00:00:00Z',
-  sending: { ...EMPTY_SENDING_SETTINGS, ...sending },
-  rateLimit: null,
-});
+const account = (sending: Partial<Account['sending']>): Account => anAccount({ sending: { ...EMPTY_SENDING_SETTINGS, ...sending } });
 
 describe('resolveSender', () => {
   const signatures = { Shop: { approved: true, createdAt: '' }, Pending: { approved: false, createdAt: '' } };
