@@ -1,13 +1,12 @@
 import { CampaignFollowUp } from './domain/campaign-follow-up';
-import type { IdSource, LinkService } from './domain/link-service';
+import type { LinkService } from './domain/link-service';
 import { MessageExpiry } from './domain/message-expiry';
-import type { SendingPorts, WebhookQueue } from './domain/message-ports';
+import type { WebhookQueue } from './domain/message-ports';
 import { MessageQueries } from './domain/message-queries';
-import { MessageSending } from './domain/message-sending';
+import { MessageSending, type MessageSendingDeps } from './domain/message-sending';
 import { Moderation } from './domain/moderation';
 import { Scheduler } from './domain/scheduler';
 import { StatusChanges } from './domain/status-changes';
-import type { Clock } from './domain/time';
 
 /** The message services over their ports: built by shared/api-runtime.ts, and by tests over their own ports. */
 export interface Messaging {
@@ -19,16 +18,9 @@ export interface Messaging {
   statusChanges: StatusChanges;
 }
 
-export interface MessagingDeps {
-  ports: SendingPorts;
+export interface MessagingDeps extends MessageSendingDeps {
   webhookQueue: WebhookQueue;
   links: Pick<LinkService, 'create' | 'shortLinkOf' | 'getMany'>;
-  campaignIds: IdSource;
-  messageIds: IdSource;
-  uuids: () => string;
-  clock: Clock;
-  serviceSignature: string;
-  shortLinkHost: string;
 }
 
 export function createMessaging(deps: MessagingDeps): Messaging {

@@ -32,6 +32,20 @@ export const RECOVERY_CHECK_MS = ABANDONED_CLAIM_MS + 60_000;
 /** URLs as people write them in texts; trailing punctuation is not part of them. */
 const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
 
+export interface MessageSendingDeps {
+  ports: SendingPorts;
+  links: Pick<LinkService, 'create' | 'shortLinkOf'>;
+  campaignIds: IdSource;
+  messageIds: IdSource;
+  /** The message's uuid (its links' tracking code): unique, time-ordered. */
+  uuids: () => string;
+  clock: Clock;
+  /** The shared service signature used when an account has no usable one. */
+  serviceSignature: string;
+  /** Hostname of `{short_link_base}`, whose links are not shortened again. */
+  shortLinkHost: string;
+}
+
 /**
  * Sending: Message/SendSmsMessage, the hand-off to the send queue, the release of a
  * deferred campaign and the recovery check of every hand-off. Each step writes what
@@ -39,21 +53,7 @@ const URL_IN_TEXT = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
  * stored message on its way to a final status (test/integration/send-crash.test.ts).
  */
 export class MessageSending {
-  constructor(
-    private readonly deps: {
-      ports: SendingPorts;
-      links: Pick<LinkService, 'create' | 'shortLinkOf'>;
-      campaignIds: IdSource;
-      messageIds: IdSource;
-      /** The message's uuid (its links' tracking code): unique, time-ordered. */
-      uuids: () => string;
-      clock: Clock;
-      /** The shared service signature used when an account has no usable one. */
-      serviceSignature: string;
-      /** Hostname of `{short_link_base}`, whose links are not shortened again. */
-      shortLinkHost: string;
-    },
-  ) {}
+  constructor(private readonly deps: MessageSendingDeps) {}
 
   /** Message/SendSmsMessage: validates everything first, then writes; a refused send writes nothing. */
   async send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }> {
