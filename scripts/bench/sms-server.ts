@@ -3,7 +3,7 @@
  * `npm start`, plus a count of what the simulator gateway was handed, per message,
  * answered over the IPC channel when the benchmark asks.
  */
-import type { OutboundSms } from '../../shared/sms/gateway';
+import type { OutboundSms } from '../../shared/domain/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
 import { createStore } from '../../shared/store/client';
 import { MessagesRepository } from '../../shared/store/messages-repo';

@@ -1,4 +1,4 @@
-import type { OutboundSms } from '../../shared/sms/gateway';
+import type { OutboundSms } from '../../shared/domain/gateway';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
 import { eventually } from '../support/eventually';
 import { startService, type TestService } from '../support/local-service';

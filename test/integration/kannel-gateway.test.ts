@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OutboundSms } from '../../shared/sms/gateway';
+import type { OutboundSms } from '../../shared/domain/gateway';
 import { KannelGateway } from '../../shared/sms/kannel';
 
 /**

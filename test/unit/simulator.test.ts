@@ -1,4 +1,4 @@
-import type { DeliveryReport, OutboundSms } from '../../shared/sms/gateway';
+import type { DeliveryReport, OutboundSms } from '../../shared/domain/gateway';
 import { SimulatorGateway } from '../../shared/sms/simulator';
 
 // Report latencies and retry gaps run on jest's clock: the tests move time instead of waiting.
