@@ -8,7 +8,8 @@ import { stopProcess } from './bench/tools';
 /**
  * `npm run bench:sms`: sends SMS through the local server's API at a steady rate (open
  * loop: each request leaves at its planned time, whatever the answers before it) with the
- * simulator gateway, then waits for every message to settle and reports what happened to
+ * simulator gateway (each a Cyrillic text whose link is shortened for its recipient, as our
+ * users send them), then waits for every message to settle and reports what happened to
  * each one. Prints figures; asserts nothing.
  */
 const RATE = Number(process.env.BENCH_RATE ?? 100);
@@ -96,7 +97,12 @@ async function send(baseUrl: string, i: number, plannedAt: number): Promise<{ id
     const response = await fetch(`${baseUrl}/service/Message/SendSmsMessage?apiKey=${DEMO_KEY}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ recipient, text: `Your code is ${1000 + (i % 9000)}. Details: https://example.com/o/${i}` }).toString(),
+      // The real shape: a Cyrillic text with a link of its own, shortened per recipient.
+      body: new URLSearchParams({
+        recipient,
+        text: `Ваш заказ ${1000 + (i % 9000)} готов. Подробности: https://пример.рф/заказ/${i}`,
+        'params[shortenLinks]': '1',
+      }).toString(),
     });
     const envelope = (await response.json()) as { code: number; data: { messageId: number } };
     return { id: envelope.data?.messageId, code: envelope.code, latencyMs: performance.now() - plannedAt };
