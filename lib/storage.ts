@@ -1,11 +1,11 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GSI1 } from '../shared/store/keys';
+import { INDEXES, partitionKeyOf, sortKeyOf } from '../shared/store/table';
 
 /**
- * The single table: generic keys and one account-scoped index, the same shape the local
- * runtime creates from shared/store/table.ts (the infra test holds the two together).
+ * The single table: generic keys and the indexes declared in shared/store/table.ts, the
+ * same shape the local runtime creates (the infra test holds the two together).
  */
 export class Storage extends Construct {
   readonly table: Table;
@@ -22,11 +22,17 @@ export class Storage extends Construct {
       // Bookkeeping items (click batch claims) carry an epoch-seconds `ttl` to expire by.
       timeToLiveAttribute: 'ttl',
     });
-    this.table.addGlobalSecondaryIndex({
-      indexName: GSI1,
-      partitionKey: { name: 'gsi1pk', type: AttributeType.STRING },
-      sortKey: { name: 'gsi1sk', type: AttributeType.STRING },
-      projectionType: ProjectionType.ALL,
-    });
+    for (const index of INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: partitionKeyOf(index), type: AttributeType.STRING },
+        sortKey: { name: sortKeyOf(index), type: index.sortKeyType === 'N' ? AttributeType.NUMBER : AttributeType.STRING },
+        ...(index.projection === 'ALL'
+          ? { projectionType: ProjectionType.ALL }
+          : index.projection.length === 0
+            ? { projectionType: ProjectionType.KEYS_ONLY }
+            : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+      });
+    }
   }
 }

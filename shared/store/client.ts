@@ -29,6 +29,14 @@ export function createStore(settings: StoreSettings): Store {
   });
   const db = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
+    // Numeric index keys (a link's click count and id in one number) outgrow a double:
+    // whole numbers beyond 2^53 come back as bigint, every other number as a number.
+    unmarshallOptions: { wrapNumbers: readNumber },
   });
   return { tableName: settings.tableName, db };
+}
+
+function readNumber(text: string): number | bigint {
+  const value = Number(text);
+  return Number.isSafeInteger(value) || !/^-?\d+$/.test(text) ? value : BigInt(text);
 }

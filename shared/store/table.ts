@@ -1,10 +1,46 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { GSI1 } from './keys';
 
 /**
- * The table's shape, used to create it locally (dynalite) and mirrored by the CDK
- * storage construct. Only key attributes are declared; everything else is schemaless.
+ * The table's indexes (docs/data-model.md, section 3): one declaration the local runtime
+ * creates the table from and the CDK storage construct mirrors (the infra test holds the
+ * two together). Each index has generic key attributes `gsiNpk` / `gsiNsk`, shared by
+ * entity types. Only key attributes are declared; everything else is schemaless.
  */
+export interface IndexShape {
+  name: string;
+  sortKeyType: 'S' | 'N';
+  /** ALL, or the non-key attributes copied into the index (none: KEYS_ONLY). */
+  projection: 'ALL' | readonly string[];
+}
+
+/**
+ * Attributes the list indexes carry besides their keys: those that never change after an
+ * item is made and that the lists filter on, so that a status change rewrites only the
+ * indexes whose keys move.
+ */
+export const LIST_INDEX_ATTRIBUTES = ['id', 'accountId', 'createdAt', 'from', 'to', 'campaignId', 'textHash'] as const;
+
+const list = (n: number, sortKeyType: 'S' | 'N' = 'S'): IndexShape => ({ name: `gsi${n}`, sortKeyType, projection: LIST_INDEX_ATTRIBUTES });
+
+export const INDEXES: readonly IndexShape[] = [
+  { name: 'gsi1', sortKeyType: 'S', projection: 'ALL' },
+  list(2),
+  list(3, 'N'),
+  list(4),
+  list(5),
+  list(6),
+  list(7),
+  list(8, 'N'),
+  list(9),
+  list(10),
+  list(11),
+  // Items whose counted change is not finished yet (shared/store/counted-writes.ts).
+  { name: 'gsi12', sortKeyType: 'S', projection: [] },
+];
+
+export const partitionKeyOf = (index: IndexShape) => `${index.name}pk`;
+export const sortKeyOf = (index: IndexShape) => `${index.name}sk`;
+
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
@@ -12,22 +48,27 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
     AttributeDefinitions: [
       { AttributeName: 'pk', AttributeType: 'S' },
       { AttributeName: 'sk', AttributeType: 'S' },
-      { AttributeName: 'gsi1pk', AttributeType: 'S' },
-      { AttributeName: 'gsi1sk', AttributeType: 'S' },
+      ...INDEXES.flatMap((index) => [
+        { AttributeName: partitionKeyOf(index), AttributeType: 'S' as const },
+        { AttributeName: sortKeyOf(index), AttributeType: index.sortKeyType },
+      ]),
     ],
     KeySchema: [
       { AttributeName: 'pk', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: GSI1,
-        KeySchema: [
-          { AttributeName: 'gsi1pk', KeyType: 'HASH' },
-          { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-    ],
+    GlobalSecondaryIndexes: INDEXES.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: partitionKeyOf(index), KeyType: 'HASH' },
+        { AttributeName: sortKeyOf(index), KeyType: 'RANGE' },
+      ],
+      Projection:
+        index.projection === 'ALL'
+          ? { ProjectionType: 'ALL' }
+          : index.projection.length === 0
+            ? { ProjectionType: 'KEYS_ONLY' }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+    })),
   };
 }
