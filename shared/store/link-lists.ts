@@ -12,10 +12,15 @@ import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT
 import { LinkSearch } from './link-search';
 import { fromItem } from './link-writes';
 
-/** Index entries per read unit on the list indexes (keys and a few short attributes): the planner's estimate. */
-const ENTRIES_PER_RRU = 55;
-/** Page offsets within this many entries of an end read gsi1, whose entries are whole links (no BatchGet). */
-const WHOLE_ITEM_READ_LIMIT = 500;
+/** The planner's figures: tests move them to drive every path on small data. */
+export interface ListPlan {
+  /** Index entries per read unit on the list indexes (keys and a few short attributes). */
+  entriesPerRru: number;
+  /** Pages within this many entries of an end are read from gsi1, whose entries are whole links (no BatchGetItem). */
+  wholeItemReadLimit: number;
+}
+
+export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemReadLimit: 500 };
 
 /**
  * Link/List from the indexes (docs/data-model.md, 4.1 and 4.4): a planner that picks the
@@ -31,6 +36,7 @@ export class LinkLists {
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites,
+    readonly plan: ListPlan = LIST_PLAN,
   ) {
     this.#search = new LinkSearch(store, this);
   }
@@ -39,6 +45,7 @@ export class LinkLists {
     if (query.query !== undefined) return this.#search.list(accountId, query);
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const { from, to } = createdBounds(query);
+    if (from && to && from > to) return { items: [], totalItemCount: 0 };
     const total = await this.count(accountId, flags, from, to);
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
@@ -50,7 +57,7 @@ export class LinkLists {
     const fromEnd = Math.min(offset, total - offset - take);
 
     if (first.field === 'createTs') {
-      if (flags.length === 4 && fromEnd <= WHOLE_ITEM_READ_LIMIT) {
+      if (flags.length === 4 && fromEnd <= this.plan.wholeItemReadLimit) {
         const range: IndexRange = { index: 'gsi1', pk: keys.accountLinks(accountId), ...createdKeyRange(from, to) };
         // gsi1 also holds links written before schema 2, which lists do not show until migrated.
         const entries = await readPage(this.store, [range], { forward, offset, take, total, keep: (entry) => entry.schema === LINK_SCHEMA });
@@ -66,7 +73,7 @@ export class LinkLists {
       const all = await this.count(accountId, flags);
       // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
       // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
-      const bySort = ((fromEnd + take) * all) / total / ENTRIES_PER_RRU + take / 2;
+      const bySort = ((fromEnd + take) * all) / total / this.plan.entriesPerRru + take / 2;
       if (total / 2 < bySort) {
         const created = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
         return { items: await this.best(created, order, offset, take), totalItemCount: total };

@@ -6,9 +6,6 @@ import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPa
 import { createdWithin, type LinkLists } from './link-lists';
 import { queryAll } from './query';
 
-/** Index entries per read unit (the planner's estimate, as in link-lists.ts). */
-const ENTRIES_PER_RRU = 55;
-
 interface Found {
   flags: string;
   createdAt: string;
@@ -51,7 +48,7 @@ export class LinkSearch {
     }
     const all = await this.lists.count(accountId, flags);
     const fromEnd = Math.min(offset, total - offset - take);
-    const bySort = ((fromEnd + take) * all) / total / ENTRIES_PER_RRU + take / 2;
+    const bySort = ((fromEnd + take) * all) / total / this.lists.plan.entriesPerRru + take / 2;
     if (total / 2 <= bySort) {
       const links = (await this.lists.links(matched.map(([id]) => id))).sort(compareLinks(order));
       return { items: links.slice(offset, offset + take), totalItemCount: total };

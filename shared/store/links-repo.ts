@@ -9,7 +9,7 @@ import { CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { linkCounterAdds, linkIndexAttributes, wordItems } from './link-keys';
-import { LinkLists } from './link-lists';
+import { type ListPlan, LinkLists } from './link-lists';
 import { fromItem, type LinkItem, LinkWrites } from './link-writes';
 import { queryAll } from './query';
 
@@ -27,10 +27,11 @@ export class LinksRepository implements LinkStore {
   constructor(
     private readonly store: Store,
     counted?: CountedWrites,
+    plan?: ListPlan,
   ) {
     this.#counted = counted ?? new CountedWrites(store, randomUUID);
     this.#writes = new LinkWrites(store, this.#counted);
-    this.#lists = new LinkLists(store, this.#counted);
+    this.#lists = new LinkLists(store, this.#counted, plan);
   }
 
   async create(link: Link): Promise<void> {
