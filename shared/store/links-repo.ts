@@ -9,7 +9,7 @@ import { CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { linkCounterAdds, linkIndexAttributes, wordItems } from './link-keys';
-import { type ListPlan, LinkLists } from './link-lists';
+import { LinkLists, type ListPlan } from './link-lists';
 import { fromItem, type LinkItem, LinkWrites } from './link-writes';
 import { queryAll } from './query';
 
