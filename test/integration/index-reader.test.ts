@@ -1,7 +1,16 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import type { Store } from '../../shared/store/client';
-import { compareText, countRanges, type Entry, type IndexRange, readMerged, readPage, scanRanges } from '../../shared/store/index-reader';
+import {
+  compareSortValues,
+  compareText,
+  countRanges,
+  type Entry,
+  type IndexRange,
+  readMerged,
+  readPage,
+  scanRanges,
+} from '../../shared/store/index-reader';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;
@@ -61,8 +70,7 @@ function expected(index: 'gsi2' | 'gsi3', partitions: string[], forward: boolean
   const sorted = rows
     .filter((row) => partitions.includes(row.partition) && (!keepOdd || row.odd))
     .sort((a, b) => {
-      const [x, y] = [value(a), value(b)];
-      const difference = typeof x === 'string' ? compareText(x, y as string) : x < y ? -1 : x > y ? 1 : 0;
+      const difference = compareSortValues(value(a), value(b));
       return (difference || compareText(a.pk, b.pk)) * (forward ? 1 : -1);
     });
   return sorted.map((row) => row.pk);
