@@ -6,6 +6,8 @@ import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPa
 import { createdWithin, type LinkLists } from './link-lists';
 import { queryAll } from './query';
 
+const MAX_TRACKING_BYTES = 1000;
+
 interface Found {
   flags: string;
   createdAt: string;
@@ -65,11 +67,15 @@ export class LinkSearch {
   async #found(accountId: number, text: string, codeId: number | undefined): Promise<Map<number, Found>> {
     const needle = text.trim().toLowerCase();
     const found = new Map<number, Found>();
-    const tracked = await queryAll(this.store, {
-      IndexName: 'gsi6',
-      KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :account)',
-      ExpressionAttributeValues: { ':pk': trackingPartition(needle), ':account': trackingSortKey(accountId, 0).slice(0, -15) },
-    });
+    // A tracking code is a key (at most 2,048 bytes): a longer query cannot be one.
+    const tracked =
+      Buffer.byteLength(needle) > MAX_TRACKING_BYTES
+        ? []
+        : await queryAll(this.store, {
+            IndexName: 'gsi6',
+            KeyConditionExpression: 'gsi6pk = :pk AND begins_with(gsi6sk, :account)',
+            ExpressionAttributeValues: { ':pk': trackingPartition(needle), ':account': trackingSortKey(accountId, 0).slice(0, -15) },
+          });
     const exact = await this.lists.links([...(codeId === undefined ? [] : [codeId]), ...tracked.map((entry) => Number(entry.id))]);
     for (const link of exact) {
       const isCode = link.id === codeId && link.code === needle;
@@ -78,9 +84,11 @@ export class LinkSearch {
       }
     }
     let common: Map<number, Found> | undefined;
-    for (const word of queryWords(text)) {
+    // Longest words first: they match least, and an empty intersection ends the reads.
+    for (const word of queryWords(text).sort((a, b) => b.length - a.length)) {
       const hits = await this.#wordHits(accountId, word);
       common = common ? new Map([...common].filter(([id]) => hits.has(id))) : hits;
+      if (common.size === 0) break;
     }
     for (const [id, link] of common ?? []) found.set(id, link);
     return found;

@@ -185,6 +185,8 @@ describe('Link/List', () => {
         ['l5', 'l4', 'l3', 'l2', 'l1'],
       ],
       ['a query that matches nothing', { 'criteria[query]': 'no such text' }, []],
+      ['a query longer than any key', { 'criteria[query]': `sale ${'é'.repeat(3000)}` }, []],
+      ['a query of many words', { 'criteria[query]': Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ') }, []],
     ])('filters by %s', async (_, body, expected) => {
       await expectNames(body, expected);
     });
