@@ -20,6 +20,9 @@ export interface ListPlan {
   wholeItemReadLimit: number;
 }
 
+/** The first Limit the index reader gives a filtered read of a range (index-reader.ts). */
+const FILTERED_FIRST_LIMIT = 1000;
+
 export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemReadLimit: 500 };
 
 /**
@@ -58,10 +61,14 @@ export class LinkLists {
 
     if (first.field === 'createTs') {
       if (flags.length === 4 && fromEnd <= this.plan.wholeItemReadLimit) {
-        const range: IndexRange = { index: 'gsi1', pk: keys.accountLinks(accountId), ...createdKeyRange(from, to) };
-        // gsi1 also holds links written before schema 2, which lists do not show until migrated.
-        const entries = await readPage(this.store, [range], { forward, offset, take, total, keep: (entry) => entry.schema === LINK_SCHEMA });
-        return { items: entries.filter((entry) => !entry.deleted).map(fromItem), totalItemCount: total };
+        const page = await this.#wholeItems(
+          { index: 'gsi1', pk: keys.accountLinks(accountId), ...createdKeyRange(from, to) },
+          forward,
+          offset,
+          take,
+          total,
+        );
+        if (page) return { items: page, totalItemCount: total };
       }
       const ranges = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
       const entries = await readPage(this.store, ranges, { forward, offset, take, total });
@@ -73,7 +80,7 @@ export class LinkLists {
       const all = await this.count(accountId, flags);
       // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
       // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
-      const bySort = ((fromEnd + take) * all) / total / this.plan.entriesPerRru + take / 2;
+      const bySort = this.filteredReadCost(flags.length, fromEnd + take, all, total) + take / 2;
       if (total / 2 < bySort) {
         const created = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
         return { items: await this.best(created, order, offset, take), totalItemCount: total };
@@ -81,6 +88,29 @@ export class LinkLists {
     }
     const keep = from || to ? createdWithin(from, to) : undefined;
     return { items: await this.ordered(ranges, order, { offset, take, total, keep }), totalItemCount: total };
+  }
+
+  /**
+   * A page near an end from gsi1, whose entries are whole links: read from the nearer end
+   * without a filter. gsi1 also holds links written before schema 2, which lists do not
+   * show until migrated: when the read meets one, undefined (the caller reads gsi7).
+   */
+  async #wholeItems(range: IndexRange, forward: boolean, offset: number, take: number, total: number): Promise<Link[] | undefined> {
+    const fromEnd = Math.min(offset, total - offset - take);
+    const nearStart = fromEnd === offset;
+    const { entries } = await readMerged(this.store, [range], { forward: nearStart ? forward : !forward, skip: 0, take: fromEnd + take });
+    if (entries.length < fromEnd + take || entries.some((entry) => entry.schema !== LINK_SCHEMA)) return undefined;
+    const page = entries.slice(fromEnd).map(fromItem);
+    return nearStart ? page : page.reverse();
+  }
+
+  /**
+   * Index entries a filtered read of `ranges` costs for a page: in proportion to how rare
+   * the kept entries are, and at least the reader's first page of a filtered read per range.
+   */
+  filteredReadCost(ranges: number, needed: number, all: number, kept: number): number {
+    const entries = Math.max((needed * all) / Math.max(1, kept), Math.min(all, FILTERED_FIRST_LIMIT * ranges));
+    return entries / this.plan.entriesPerRru;
   }
 
   /** The flag partitions of a sort field's index. */

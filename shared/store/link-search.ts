@@ -50,7 +50,7 @@ export class LinkSearch {
     }
     const all = await this.lists.count(accountId, flags);
     const fromEnd = Math.min(offset, total - offset - take);
-    const bySort = ((fromEnd + take) * all) / total / this.lists.plan.entriesPerRru + take / 2;
+    const bySort = this.lists.filteredReadCost(flags.length, fromEnd + take, all, total) + take / 2;
     if (total / 2 <= bySort) {
       const links = (await this.lists.links(matched.map(([id]) => id))).sort(compareLinks(order));
       return { items: links.slice(offset, offset + take), totalItemCount: total };

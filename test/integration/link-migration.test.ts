@@ -86,13 +86,20 @@ describe('linkUpgrade', () => {
     const before = await service().list(ACCOUNT, { sort: [], pagination: { pageSize: 25, currentPage: 0 } });
     const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
-    // Act
+    // Act: half of them, then the rest
+    const half = links.filter((_, i) => i % 2 === 1);
+    const halfway = [];
+    for (const link of half) halfway.push(await upgrade.upgrade(await stored(link.id)));
+    const partly = await service().list(ACCOUNT, { sort: [], pagination: { pageSize: 25, currentPage: 0 } });
     const first = await Promise.all(links.map(async (link) => upgrade.upgrade(await stored(link.id))));
     const second = await Promise.all(links.map(async (link) => upgrade.upgrade(await stored(link.id))));
 
     // Assess
     expect(before).toEqual({ items: [], totalItemCount: 0 });
-    expect(first).toEqual(links.map(() => 'upgraded'));
+    expect(halfway).toEqual(half.map(() => 'upgraded'));
+    // Links not yet upgraded are not listed, and not counted
+    expect(partly).toEqual(listLinks(half, { sort: [], pagination: { pageSize: 25, currentPage: 0 } }));
+    expect(first).toEqual(links.map((_, i) => (i % 2 === 1 ? 'skipped' : 'upgraded')));
     expect(second).toEqual(links.map(() => 'skipped'));
     for (const fields of QUERIES) {
       const query: LinkQuery = { sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields };
