@@ -86,7 +86,8 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
-  const counted = new CountedWrites(store, () => ulidAt(clock()), { clock });
+  // Counted changes time their steps by the real clock: it is about live processes, not business time.
+  const counted = new CountedWrites(store, () => ulidAt(systemClock()));
   const linksRepository = new LinksRepository(store, counted);
   const queues =
     overrides.queues ??
