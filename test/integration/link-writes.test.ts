@@ -1,0 +1,101 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { LinkCache } from '../../shared/domain/link-cache';
+import { LinkCodec } from '../../shared/domain/link-code';
+import type { LinkQuery } from '../../shared/domain/link-listing';
+import { LinkService } from '../../shared/domain/link-service';
+import { ClicksRepository } from '../../shared/store/clicks-repo';
+import type { Store } from '../../shared/store/client';
+import { CountedWrites, type Marked } from '../../shared/store/counted-writes';
+import { keys } from '../../shared/store/keys';
+import { LinksRepository } from '../../shared/store/links-repo';
+import { startTestStore } from '../support/dynamo';
+import { aLink, anAccount } from '../support/fixtures';
+
+let store: Store;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+});
+afterAll(() => close());
+
+const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
+
+/** Counted writes whose writer stops right after the entity's own write, as a crash would leave it. */
+class StoppingAfterMark extends CountedWrites {
+  override async finish(_key: unknown, _marked: Marked): Promise<void> {
+    throw new Error('stopped');
+  }
+}
+
+function listing(links: LinksRepository) {
+  return new LinkService({
+    links,
+    ids: { next: async () => 0 },
+    codec: async () => codec,
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://s.test',
+    clock: () => new Date('2026-11-22T12:00:00Z'),
+  });
+}
+
+const everything = (fields: Partial<LinkQuery> = {}): LinkQuery => ({ sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields });
+
+describe('link writes', () => {
+  it('leaves a link being deleted out of every read and every list, and clicks do not bring it back', async () => {
+    // Prepare
+    const account = anAccount({ id: 21 });
+    const links = new LinksRepository(store);
+    await links.create(aLink({ id: 2100, accountId: 21, code: codec.encode(2100), comment: 'gone soon' }));
+    await links.create(aLink({ id: 2101, accountId: 21, code: codec.encode(2101) }));
+    const stopping = new LinksRepository(store, new StoppingAfterMark(store, ulid));
+
+    // Act: the delete's own write lands, its counted steps do not
+    await expect(stopping.delete(21, 2100)).rejects.toThrow('stopped');
+    await new ClicksRepository(store).addToLink(2100, 'late-batch', { clicks: 4, redirects: 4, bots: 0 });
+
+    // Assess
+    const item = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.link(2100), ConsistentRead: true }))).Item;
+    expect(item).toMatchObject({ deleted: 1, clickCnt: 0 });
+    expect(item?.gsi1pk).toBeUndefined();
+    expect(await links.get(2100)).toBeUndefined();
+    expect(await links.get(2100, { consistent: false })).toBeUndefined();
+    expect(await links.getMany([2100, 2101])).toMatchObject([{ id: 2101 }]);
+    const service = listing(links);
+    expect((await service.list(account, everything())).items.map((link) => link.id)).toEqual([2101]);
+    expect((await service.list(account, everything({ sort: [{ field: 'clickCnt', direction: 'DESC' }] }))).items.map((link) => link.id)).toEqual([
+      2101,
+    ]);
+    expect(await links.delete(21, 2100)).toBe(false);
+    expect(await links.update(21, 2100, { status: 0 })).toBeUndefined();
+  });
+
+  it('keeps counts exact under concurrent changes of one link', async () => {
+    // Prepare
+    const account = anAccount({ id: 22 });
+    const links = new LinksRepository(store);
+    await links.create(aLink({ id: 2200, accountId: 22, code: codec.encode(2200), comment: 'first words' }));
+
+    // Act: status flips, comment changes, moderation and clicks all at once
+    await Promise.all([
+      ...Array.from({ length: 6 }, (_, i) => links.update(22, 2200, { status: i % 2 === 0 ? 0 : 1 })),
+      ...Array.from({ length: 4 }, (_, i) => links.update(22, 2200, { comment: `words ${i}` })),
+      links.moderate(2200, 0, 'checked'),
+      ...Array.from({ length: 3 }, (_, i) => new ClicksRepository(store).addToLink(2200, `batch-${i}`, { clicks: 2, redirects: 2, bots: 0 })),
+    ]);
+
+    // Assess: the link is counted once, under its final flags, and found by its final words only
+    const link = await links.get(2200);
+    const service = listing(links);
+    const totals = await Promise.all(
+      [{}, { status: 0 as const }, { status: 1 as const }, { moderatorStatus: 0 as const }, { moderatorStatus: 1 as const }].map(
+        async (criteria) => (await service.list(account, everything(criteria))).totalItemCount,
+      ),
+    );
+    expect(totals).toEqual([1, link?.status === 0 ? 1 : 0, link?.status === 1 ? 1 : 0, 1, 0]);
+    expect((await service.list(account, everything({ query: 'first' }))).totalItemCount).toBe(0);
+    expect((await service.list(account, everything({ query: 'words', status: link?.status }))).items.map((found) => found.id)).toEqual([2200]);
+    const byClicks = await service.list(account, everything({ sort: [{ field: 'clickCnt', direction: 'ASC' }] }));
+    expect(byClicks.items.map((found) => found.clickCnt)).toEqual([6]);
+  });
+});
