@@ -17,6 +17,8 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
+ *
+ * A link's list index keys (gsi2..gsi7), its comment-word items and its counter items: link-keys.ts.
  * | Count   | ACCOUNT#<id>#COUNTS | <counter name> |                          |                     |
  * (an entity with an unfinished counted change: gsi12pk CNTPEND#<0..15>, gsi12sk <change id>)
  */
