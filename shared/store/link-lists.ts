@@ -16,14 +16,18 @@ import { fromItem } from './link-writes';
 export interface ListPlan {
   /** Index entries per read unit on the list indexes (keys and a few short attributes). */
   entriesPerRru: number;
-  /** Pages within this many entries of an end are read from gsi1, whose entries are whole links (no BatchGetItem). */
-  wholeItemReadLimit: number;
+  /**
+   * Default-order pages within this many pages of an end are read from gsi1, whose entries
+   * are whole links (~13 a read unit, no BatchGetItem); further in, gsi7's entries (~55 a
+   * read unit) and a BatchGetItem of the page (0.5 a link) read less.
+   */
+  wholeItemPages: number;
 }
 
 /** The first Limit the index reader gives a filtered read of a range (index-reader.ts). */
 const FILTERED_FIRST_LIMIT = 1000;
 
-export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemReadLimit: 500 };
+export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemPages: 6 };
 
 /**
  * Link/List from the indexes (docs/data-model.md, 4.1 and 4.4): a planner that picks the
@@ -60,7 +64,7 @@ export class LinkLists {
     const fromEnd = Math.min(offset, total - offset - take);
 
     if (first.field === 'createTs') {
-      if (flags.length === 4 && fromEnd <= this.plan.wholeItemReadLimit) {
+      if (flags.length === 4 && fromEnd <= this.plan.wholeItemPages * take) {
         const page = await this.#wholeItems(
           { index: 'gsi1', pk: keys.accountLinks(accountId), ...createdKeyRange(from, to) },
           forward,
