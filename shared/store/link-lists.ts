@@ -6,7 +6,7 @@ import { batchGetAll } from './batch';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
-import { countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
+import { compareSortValues, countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
@@ -147,13 +147,32 @@ export class LinkLists {
       ranges.map((range) => ({ ...range, sk: forward ? { to: below(firstRun[0]) } : { from: above(firstRun[1]) } })),
       page.keep,
     );
-    const runs = await readMerged(
-      this.store,
-      ranges.map((range) => ({ ...range, sk: { between: span } })),
-      { forward, skip: 0, take: Number.MAX_SAFE_INTEGER, keep: page.keep },
-    );
-    const links = (await this.links(runs.entries.map((entry) => Number(entry.id)))).sort(compareLinks(order));
+    const runs = await this.#span(ranges, span, forward, page.keep);
+    const links = (await this.links(runs.map((entry) => Number(entry.id)))).sort(compareLinks(order));
     return links.slice(page.offset - before, page.offset - before + page.take);
+  }
+
+  /** Every entry of `ranges` whose sort key lies in `span`, in order. */
+  async #span(ranges: IndexRange[], span: [SortValue, SortValue], forward: boolean, keep?: (entry: Entry) => boolean): Promise<Entry[]> {
+    const [low, high] = span;
+    // dynalite checks BETWEEN's bounds in UTF-16 order, DynamoDB orders by UTF-8 bytes: where
+    // the two disagree (U+E000..U+FFFF against characters beyond U+FFFF) one bound and a stop.
+    if (typeof low !== 'string' || low <= String(high)) {
+      const { entries } = await readMerged(
+        this.store,
+        ranges.map((range) => ({ ...range, sk: { between: span } })),
+        { forward, skip: 0, take: Number.MAX_SAFE_INTEGER, ...(keep ? { keep } : {}) },
+      );
+      return entries;
+    }
+    const sortKey = `${ranges[0]?.index}sk`;
+    const entries: Entry[] = [];
+    const bounded = ranges.map((range) => ({ ...range, sk: forward ? { from: low } : { to: high } }));
+    for await (const entry of scanRanges(this.store, bounded, forward)) {
+      if (compareSortValues(entry[sortKey], forward ? high : low) * (forward ? 1 : -1) > 0) break;
+      if (!keep || keep(entry)) entries.push(entry);
+    }
+    return entries;
   }
 
   /** The page of the links in `ranges` by the whole order, keeping only the best offset + take in memory. */

@@ -182,3 +182,42 @@ it('answers every criterion, sort and page as the reference rules do', async () 
     { numRuns: 25 },
   );
 }, 300_000);
+
+it('orders full links by UTF-8 bytes where UTF-16 disagrees, with a second sort field over the ties', async () => {
+  // Prepare: U+FB00 sorts before U+1D49C in UTF-8 and after it in UTF-16
+  const account = anAccount({ id: nextAccount++ });
+  const links = new LinksRepository(store);
+  const made = [
+    aLink({ id: nextId++, fullLink: 'https://b.test/\ufb00', clickCnt: 0 }),
+    aLink({ id: nextId++, fullLink: 'https://b.test/𝒜', clickCnt: 0 }),
+    aLink({ id: nextId++, fullLink: 'https://b.test/𝒜', clickCnt: 0 }),
+  ].map((link) => ({ ...link, accountId: account.id, code: codec.encode(link.id) }));
+  for (const link of made) await links.create(link);
+  await new ClicksRepository(store).addToLink(made[1]?.id ?? 0, 'b', { clicks: 5, redirects: 0, bots: 0 });
+  made[1] = { ...(made[1] as Link), clickCnt: 5 };
+  const service = new LinkService({
+    links,
+    ids: { next: async () => 0 },
+    codec: async () => codec,
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://s.test',
+    clock: () => new Date('2026-11-22T12:00:00Z'),
+  });
+
+  for (const direction of ['ASC', 'DESC'] as const) {
+    const query: LinkQuery = {
+      sort: [
+        { field: 'fullLink', direction },
+        { field: 'clickCnt', direction: 'ASC' },
+      ],
+      pagination: { pageSize: 25, currentPage: 0 },
+    };
+
+    // Act
+    const answer = await service.list(account, query);
+
+    // Assess
+    expect(answer).toEqual(listLinks(made, query));
+    expect(answer.items[direction === 'ASC' ? 0 : 2]?.fullLink).toBe('https://b.test/\ufb00');
+  }
+});
