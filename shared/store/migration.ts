@@ -72,8 +72,9 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
   const upgradeOne = async (item: Item): Promise<'upgraded' | 'skipped'> => {
     let current: Item | undefined = item;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-      if (!current || current.schema === SCHEMA) return 'skipped';
-      const outcome = await byEntity.get(String(current.entity))!.upgrade(current);
+      const upgrade = current && byEntity.get(String(current.entity));
+      if (!current || !upgrade || current.schema === SCHEMA) return 'skipped';
+      const outcome = await upgrade.upgrade(current);
       if (outcome !== 'changed') return outcome;
       const key: Key = { pk: String(current.pk), sk: String(current.sk) };
       current = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item;
