@@ -82,10 +82,12 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
     throw new Error(`${item.pk} kept changing while it was upgraded (${MAX_RETRIES} tries)`);
   };
 
+  // A segment that fails stops the others after their pages in progress; the run then fails with its error.
+  const failed = new AbortController();
   const runSegment = async (segment: number): Promise<boolean> => {
     const state = await progress.segment(segment);
     while (!state.done) {
-      if (options.signal?.aborted) return false;
+      if (options.signal?.aborted || failed.signal.aborted) return false;
       const page = await store.db.send(
         new ScanCommand({
           TableName: store.tableName,
@@ -114,8 +116,17 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
     return true;
   };
 
-  const finished = await Promise.all(Array.from({ length: segments }, (_, segment) => runSegment(segment)));
-  const completed = finished.every(Boolean);
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: segments }, (_, segment) =>
+      runSegment(segment).catch((error: unknown) => {
+        failed.abort();
+        throw error;
+      }),
+    ),
+  );
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  const completed = outcomes.every((outcome) => outcome.status === 'fulfilled' && outcome.value);
   if (completed) await progress.complete(now().toISOString());
   return { ...total, completed, segments, resumed };
 }
