@@ -20,6 +20,7 @@ import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { ClicksRepository } from './store/clicks-repo';
 import { createStore, type Store } from './store/client';
+import { CountedWrites } from './store/counted-writes';
 import { IdAllocator } from './store/id-allocator';
 import { LinksRepository } from './store/links-repo';
 import { MessagesRepository } from './store/messages-repo';
@@ -55,6 +56,8 @@ export interface ApiRuntime {
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
   schedule: ScheduleRepository;
+  /** Exact counters of lists (shared/store/counted-writes.ts); the scheduled sweep finishes crashed changes. */
+  counted: CountedWrites;
 }
 
 export interface ApiRuntimeOverrides {
@@ -84,6 +87,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
+  const counted = new CountedWrites(store, () => ulidAt(clock()), { clock });
   const queues =
     overrides.queues ??
     (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
@@ -143,6 +147,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     messageStore,
     campaigns,
     schedule,
+    counted,
   };
   return self;
 }

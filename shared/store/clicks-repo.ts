@@ -6,6 +6,7 @@ import { utcMinuteOf } from '../domain/time';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
+import { CLICK_KEY_SCALE, LINK_SCHEMA } from './link-keys';
 import { queryAll } from './query';
 
 /** This batch has not been applied to the item yet (the item keeps its last batch key). */
@@ -74,19 +75,36 @@ export class ClicksRepository implements ClickStore {
     return fingerprints;
   }
 
+  /**
+   * Adds a batch's counts to a link once. A schema-2 link's gsi3sk (clicks × 10^15 + id)
+   * moves in the same UpdateItem, so the clickCnt order follows the count atomically; a
+   * link written before schema 2 gets its key from the migration. The two conditions say
+   * which write applies; when neither does (a migration in between), the link is read to
+   * tell "already applied or gone" from "try again".
+   */
   async addToLink(linkId: number, batchKey: string, counts: Counts & { bots: number }): Promise<void> {
-    await conditionally(() =>
-      this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.link(linkId),
-          UpdateExpression: 'ADD clickCnt :clicks, redirectCnt :redirects, botCnt :bots SET lastBatch = :batch',
-          // A deleted link is not brought back as a bare counter item.
-          ConditionExpression: `attribute_exists(pk) AND (${NOT_APPLIED})`,
-          ExpressionAttributeValues: { ':clicks': counts.clicks, ':redirects': counts.redirects, ':bots': counts.bots, ':batch': batchKey },
-        }),
-      ),
-    );
+    const values = { ':clicks': counts.clicks, ':redirects': counts.redirects, ':bots': counts.bots, ':batch': batchKey };
+    const add = (moveKey: boolean) =>
+      conditionally(() =>
+        this.store.db.send(
+          new UpdateCommand({
+            TableName: this.store.tableName,
+            Key: keys.link(linkId),
+            UpdateExpression: `ADD clickCnt :clicks, redirectCnt :redirects, botCnt :bots${moveKey ? ', gsi3sk :key' : ''} SET lastBatch = :batch`,
+            // A deleted link is not brought back as a bare counter item.
+            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleted) AND (${NOT_APPLIED}) AND ${moveKey ? '#schema = :schema' : 'attribute_not_exists(#schema)'}`,
+            ExpressionAttributeNames: { '#schema': 'schema' },
+            ExpressionAttributeValues: moveKey ? { ...values, ':key': BigInt(counts.clicks) * CLICK_KEY_SCALE, ':schema': LINK_SCHEMA } : values,
+          }),
+        ),
+      );
+    for (;;) {
+      if ((await add(true)) || (await add(false))) return;
+      const { Item: link } = await this.store.db.send(
+        new GetCommand({ TableName: this.store.tableName, Key: keys.link(linkId), ConsistentRead: true }),
+      );
+      if (!link || link.deleted || link.lastBatch === batchKey) return;
+    }
   }
 
   async addToBucket(linkId: number, type: StatsType, param: string, batchKey: string, counts: Counts): Promise<void> {

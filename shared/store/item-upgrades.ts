@@ -1,10 +1,8 @@
 import type { Runtime } from '../runtime';
+import { linkUpgrade } from './link-migration';
 import type { ItemUpgrade } from './migration';
 
-/**
- * The entity types `admin migrate` upgrades, on the runtime's store. Empty until the link
- * and message upgrades exist: the migration then only walks the table.
- */
-export function itemUpgrades(_rt: Runtime): ItemUpgrade[] {
-  return [];
+/** The entity types `admin migrate` upgrades, on the runtime's store and counters. */
+export function itemUpgrades(rt: Runtime): ItemUpgrade[] {
+  return [linkUpgrade(rt.store, rt.counted)];
 }

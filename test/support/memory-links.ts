@@ -1,4 +1,5 @@
-import type { LinkChanges, LinkStore } from '../../shared/domain/link-service';
+import { type LinkPage, listLinks } from '../../shared/domain/link-listing';
+import type { LinkChanges, LinkListQuery, LinkStore } from '../../shared/domain/link-service';
 import type { Link, ModeratorStatus } from '../../shared/domain/links';
 
 /**
@@ -38,13 +39,12 @@ export class MemoryLinkStore implements LinkStore {
     return this.items.delete(id);
   }
 
-  async listByAccount(accountId: number): Promise<Link[]> {
-    // The index's sort key, createdAt#<padded id>, read backwards: newest first.
-    const indexKey = (link: Link) => `${link.createdAt}#${String(link.id).padStart(15, '0')}`;
-    return [...this.items.values()]
-      .filter((link) => link.accountId === accountId)
-      .sort((a, b) => (indexKey(a) < indexKey(b) ? 1 : -1))
-      .map((link) => ({ ...link }));
+  /** Link/List by the reference rules, over the account's links. */
+  async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
+    return listLinks(
+      [...this.items.values()].filter((link) => link.accountId === accountId).map((link) => ({ ...link })),
+      query,
+    );
   }
 
   async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined> {

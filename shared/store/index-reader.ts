@@ -1,0 +1,239 @@
+import { type NativeAttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import { INDEXES, partitionKeyOf, sortKeyOf } from './table';
+
+/**
+ * Reads of the list indexes: one or several ranges of an index read as one sequence in
+ * sort-key order, paged with growing Limits so that a read costs about the entries it
+ * needs (skip + take), never the partition. The list planners (link-lists.ts,
+ * message-lists.ts) build on these.
+ */
+
+/** An index entry: the table's pk and sk, the index keys and the projected attributes. */
+export type Entry = Record<string, NativeAttributeValue>;
+export type SortValue = string | number | bigint;
+
+export interface IndexRange {
+  index: string;
+  /** The index partition key's value. */
+  pk: string;
+  /** Sort key condition; bounds are inclusive. None: the whole partition. */
+  sk?: { beginsWith: string } | { between: [SortValue, SortValue] } | { from: SortValue } | { to: SortValue };
+}
+
+export interface ReadOptions {
+  /** Sort key ascending. */
+  forward: boolean;
+  skip: number;
+  take: number;
+  /** Filter applied in memory; skip and take count kept entries only. */
+  keep?: (entry: Entry) => boolean;
+}
+
+/** The first Limit of a range read; each next page of the same range asks for twice as many. */
+const FIRST_LIMIT_CAP = 1000;
+const LIMIT_CAP = 10_000;
+
+/**
+ * Several ranges of indexes with the same sort key type, read as one sequence ordered by
+ * sort key. Sort keys must be unique within a range (the list keys end in the id): the
+ * index's order of equal keys is unspecified. Equal keys in different ranges go by table pk.
+ */
+export async function readMerged(store: Store, ranges: IndexRange[], options: ReadOptions): Promise<{ entries: Entry[]; read: number }> {
+  const wanted = options.skip + options.take;
+  // Filtered reads cannot know how far they go: their pages keep growing.
+  const merged = new MergedRanges(store, ranges, options.forward, options.keep ? Number.POSITIVE_INFINITY : wanted + 1);
+  const entries: Entry[] = [];
+  let kept = 0;
+  while (kept < wanted) {
+    const entry = await merged.next();
+    if (!entry) break;
+    if (options.keep && !options.keep(entry)) continue;
+    if (kept >= options.skip) entries.push(entry);
+    kept++;
+  }
+  return { entries, read: merged.read };
+}
+
+/**
+ * The page at `offset`. With the total known (of kept entries, when `keep` is given), a page
+ * past the middle is read from the other end and put back in order: the last page costs
+ * what the first does, and the dearest page is the middle one.
+ */
+export async function readPage(
+  store: Store,
+  ranges: IndexRange[],
+  options: { forward: boolean; offset: number; take: number; total?: number; keep?: (entry: Entry) => boolean },
+): Promise<Entry[]> {
+  const { forward, offset, take, total, keep } = options;
+  if (total !== undefined) {
+    if (offset >= total) return [];
+    const fromEnd = total - offset - take;
+    if (fromEnd < offset) {
+      const skip = Math.max(0, fromEnd);
+      const { entries } = await readMerged(store, ranges, { forward: !forward, skip, take: total - offset - skip, keep });
+      return entries.reverse();
+    }
+  }
+  return (await readMerged(store, ranges, { forward, skip: offset, take, keep })).entries;
+}
+
+/** How many entries the ranges hold: a COUNT query when nothing is filtered, else a paged read of the entries. */
+export async function countRanges(store: Store, ranges: IndexRange[], keep?: (entry: Entry) => boolean): Promise<number> {
+  let count = 0;
+  for (const range of ranges) {
+    if (keep) {
+      for await (const entry of scanRanges(store, [range], true)) if (keep(entry)) count++;
+      continue;
+    }
+    let startKey: Entry | undefined;
+    do {
+      const page: QueryCommandOutput = await store.db.send(
+        new QueryCommand({ ...queryOf(store, range, true), Select: 'COUNT', ExclusiveStartKey: startKey }),
+      );
+      count += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+  return count;
+}
+
+/** Every entry of the ranges in sort-key order, read page by page: memory holds a page per range, never the ranges. */
+export async function* scanRanges(store: Store, ranges: IndexRange[], forward: boolean): AsyncIterable<Entry> {
+  const merged = new MergedRanges(store, ranges, forward, Number.POSITIVE_INFINITY);
+  for (let entry = await merged.next(); entry; entry = await merged.next()) yield entry;
+}
+
+/** A k-way merge over lazily paged ranges. */
+class MergedRanges {
+  readonly #cursors: RangeCursor[];
+  readonly #forward: boolean;
+
+  constructor(store: Store, ranges: IndexRange[], forward: boolean, wanted: number) {
+    const sortKeys = new Set(ranges.map((range) => indexShape(range.index).sortKeyType));
+    if (sortKeys.size > 1) throw new Error('Merged index ranges must share a sort key type');
+    // Each range may supply the whole read, but most of it rarely does: start it at its share.
+    const firstLimit = Math.min(FIRST_LIMIT_CAP, ranges.length === 1 ? wanted : Math.ceil(wanted / ranges.length) + 1);
+    this.#cursors = ranges.map((range) => new RangeCursor(store, range, forward, Math.max(1, firstLimit), wanted));
+    this.#forward = forward;
+  }
+
+  get read(): number {
+    return this.#cursors.reduce((sum, cursor) => sum + cursor.read, 0);
+  }
+
+  async next(): Promise<Entry | undefined> {
+    let best: RangeCursor | undefined;
+    let bestEntry: Entry | undefined;
+    for (const cursor of this.#cursors) {
+      const entry = await cursor.peek();
+      if (entry && (!bestEntry || this.#before(entry, cursor, bestEntry, best))) {
+        best = cursor;
+        bestEntry = entry;
+      }
+    }
+    return best?.take();
+  }
+
+  #before(entry: Entry, cursor: RangeCursor, other: Entry, otherCursor: RangeCursor | undefined): boolean {
+    const difference =
+      compareSortValues(entry[cursor.sortKey], other[otherCursor?.sortKey ?? cursor.sortKey]) || compareText(String(entry.pk), String(other.pk));
+    return this.#forward ? difference < 0 : difference > 0;
+  }
+}
+
+class RangeCursor {
+  readonly sortKey: string;
+  read = 0;
+  #page: Entry[] = [];
+  #position = 0;
+  #startKey: Entry | undefined;
+  #done = false;
+  #limit: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly range: IndexRange,
+    private readonly forward: boolean,
+    firstLimit: number,
+    private readonly wanted: number,
+  ) {
+    this.sortKey = sortKeyOf(indexShape(range.index));
+    this.#limit = firstLimit;
+  }
+
+  async peek(): Promise<Entry | undefined> {
+    while (this.#position >= this.#page.length && !this.#done) await this.#fetch();
+    return this.#page[this.#position];
+  }
+
+  take(): Entry | undefined {
+    return this.#page[this.#position++];
+  }
+
+  async #fetch(): Promise<void> {
+    const result: QueryCommandOutput = await this.store.db.send(
+      new QueryCommand({ ...queryOf(this.store, this.range, this.forward), Limit: this.#limit, ExclusiveStartKey: this.#startKey }),
+    );
+    this.#page = result.Items ?? [];
+    this.#position = 0;
+    this.read += this.#page.length;
+    this.#startKey = result.LastEvaluatedKey;
+    this.#done = !this.#startKey;
+    this.#limit = Math.min(LIMIT_CAP, Math.max(this.#limit * 2, 1), Math.max(1, this.wanted - this.read + 1));
+  }
+}
+
+function queryOf(store: Store, range: IndexRange, forward: boolean) {
+  const shape = indexShape(range.index);
+  const names: Record<string, string> = { '#pk': partitionKeyOf(shape) };
+  const values: Record<string, NativeAttributeValue> = { ':pk': range.pk };
+  let condition = '#pk = :pk';
+  const sk = range.sk;
+  if (sk) {
+    names['#sk'] = sortKeyOf(shape);
+    if ('beginsWith' in sk) {
+      condition += ' AND begins_with(#sk, :prefix)';
+      values[':prefix'] = sk.beginsWith;
+    } else if ('between' in sk) {
+      condition += ' AND #sk BETWEEN :low AND :high';
+      [values[':low'], values[':high']] = sk.between;
+    } else if ('from' in sk) {
+      condition += ' AND #sk >= :low';
+      values[':low'] = sk.from;
+    } else {
+      condition += ' AND #sk <= :high';
+      values[':high'] = sk.to;
+    }
+  }
+  return {
+    TableName: store.tableName,
+    IndexName: shape.name,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: forward,
+  };
+}
+
+function indexShape(name: string) {
+  const shape = INDEXES.find((index) => index.name === name);
+  if (!shape) throw new Error(`No index ${name}`);
+  return shape;
+}
+
+/** DynamoDB's order: numbers by value, strings by their UTF-8 bytes. */
+export function compareSortValues(a: NativeAttributeValue, b: NativeAttributeValue): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
+  if (typeof a === 'number' || typeof a === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  return compareText(String(a), String(b));
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/** UTF-8 byte order, which is code point order: UTF-16 code units differ from it only around surrogates. */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return a < b ? -1 : 1;
+}

@@ -1,0 +1,170 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, utf8Prefix } from '../domain/link-listing';
+import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
+import { type Key, keys } from './keys';
+
+/**
+ * A link's places in the list indexes (docs/data-model.md, section 4.1). Every list index
+ * but gsi1 splits an account's links by their flags (`S<status>M<moderatorStatus>`), so a
+ * flag criterion picks partitions instead of filtering. Sort keys end in the padded id, so
+ * ties come in id order, forward or backward with the sort.
+ *
+ * | index | partition key                | sort key                                  | order         |
+ * |-------|------------------------------|-------------------------------------------|---------------|
+ * | gsi1  | ACCOUNT#a#LINKS              | <createdAt>#<id>                          | createTs      |
+ * | gsi2  | ACCOUNT#a#LINKS#<flags>      | EXP#<expirationDate or 0000-00-00>#<id>   | expirationDate|
+ * | gsi3  | ACCOUNT#a#LINKS#<flags>      | clickCnt × 10^15 + id (number)            | clickCnt      |
+ * | gsi4  | ACCOUNT#a#LINKS#<flags>      | CODE#<code>                               | code (unique) |
+ * | gsi5  | ACCOUNT#a#LINKS#<flags>      | URL#<first 900 bytes of fullLink> <id>    | fullLink      |
+ * | gsi6  | TRACK#<tracking code, lower> | ACCOUNT#a#LINK#<id>                       | (lookup)      |
+ * | gsi7  | ACCOUNT#a#LINKS#<flags>      | <createdAt>#<id>                          | createTs      |
+ *
+ * fullLink's id follows a space, which sorts below every character a full link may hold
+ * (no spaces, no control characters), so a link sorts before every longer link it starts.
+ */
+
+export const LINK_SCHEMA = 2;
+/** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
+export const CLICK_KEY_SCALE = 10n ** 15n;
+export const NO_EXPIRATION = '0000-00-00';
+
+export type Flags = `S${LinkStatus}M${ModeratorStatus}`;
+export const ALL_FLAGS: readonly Flags[] = ['S1M1', 'S0M1', 'S1M0', 'S0M0'];
+
+export const pad = (id: number) => String(id).padStart(15, '0');
+
+export function flagsOf(link: Pick<Link, 'status' | 'moderatorStatus'>): Flags {
+  return `S${link.status}M${link.moderatorStatus}`;
+}
+
+/** The flag partitions a status and moderator-status criterion select. */
+export function flagsMatching(status?: LinkStatus, moderatorStatus?: ModeratorStatus): Flags[] {
+  return ALL_FLAGS.filter(
+    (flags) => (status === undefined || flags[1] === String(status)) && (moderatorStatus === undefined || flags[3] === String(moderatorStatus)),
+  );
+}
+
+export const linkPartition = (accountId: number, flags: Flags) => `ACCOUNT#${accountId}#LINKS#${flags}`;
+
+/** The index that orders by each sort field, when a flag partition is read. */
+export const SORT_INDEX: Record<LinkSortField, string> = {
+  createTs: 'gsi7',
+  expirationDate: 'gsi2',
+  clickCnt: 'gsi3',
+  code: 'gsi4',
+  fullLink: 'gsi5',
+};
+
+/** gsi3's key: click count then id in one number, exact as a bigint beyond 2^53. */
+export function clickKey(clickCnt: number | bigint, id: number): number | bigint {
+  const key = BigInt(clickCnt) * CLICK_KEY_SCALE + BigInt(id);
+  return key <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(key) : key;
+}
+
+/** The sort key a link has in the index of a sort field (gsi3's is a number). */
+export function sortKeyOf(link: Link, field: LinkSortField): string | number | bigint {
+  switch (field) {
+    case 'createTs':
+      return `${link.createdAt}#${pad(link.id)}`;
+    case 'expirationDate':
+      return `EXP#${link.expirationDate ?? NO_EXPIRATION}#${pad(link.id)}`;
+    case 'clickCnt':
+      return clickKey(link.clickCnt, link.id);
+    case 'code':
+      return `CODE#${link.code}`;
+    case 'fullLink':
+      return `URL#${utf8Prefix(link.fullLink, FULL_LINK_SORT_BYTES)} ${pad(link.id)}`;
+  }
+}
+
+/**
+ * The key range of the run of ties a sort key belongs to (every link with the same value in
+ * that field), for secondary sorts; undefined for fields whose keys are unique.
+ */
+export function tieRangeOfKey(field: LinkSortField, key: NativeAttributeValue): [string | number | bigint, string | number | bigint] | undefined {
+  switch (field) {
+    case 'expirationDate':
+    case 'fullLink': {
+      // `EXP#<date>#<id>`, `URL#<prefix> <id>`: the run is every id after the same value.
+      const text = String(key);
+      const value = text.slice(0, text.length - 15);
+      return [value, `${value}~`];
+    }
+    case 'clickCnt': {
+      const low = (BigInt(key) / CLICK_KEY_SCALE) * CLICK_KEY_SCALE;
+      const narrow = (value: bigint) => (value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value);
+      return [narrow(low), narrow(low + CLICK_KEY_SCALE - 1n)];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Every index attribute of a schema-2 link, gsi6 only when it has a tracking code. */
+export function linkIndexAttributes(link: Link): Record<string, NativeAttributeValue> {
+  const partition = linkPartition(link.accountId, flagsOf(link));
+  return {
+    ...keys.linkIndex(link.accountId, link.createdAt, link.id),
+    gsi2pk: partition,
+    gsi2sk: sortKeyOf(link, 'expirationDate'),
+    gsi3pk: partition,
+    gsi3sk: sortKeyOf(link, 'clickCnt'),
+    gsi4pk: partition,
+    gsi4sk: sortKeyOf(link, 'code'),
+    gsi5pk: partition,
+    gsi5sk: sortKeyOf(link, 'fullLink'),
+    ...(link.trackingCode ? { gsi6pk: trackingPartition(link.trackingCode), gsi6sk: trackingSortKey(link.accountId, link.id) } : {}),
+    gsi7pk: partition,
+    gsi7sk: sortKeyOf(link, 'createTs'),
+    schema: LINK_SCHEMA,
+  };
+}
+
+/** Index attributes a deleted link drops, so it leaves every list at once. */
+export const LINK_INDEX_KEYS = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'].flatMap((index) => [`${index}pk`, `${index}sk`]);
+
+export const trackingPartition = (trackingCode: string) => `TRACK#${trackingCode.toLowerCase()}`;
+export const trackingSortKey = (accountId: number, id: number) => `ACCOUNT#${accountId}#LINK#${pad(id)}`;
+
+/** A comment word's item: the account's words by first character, then word, creation and id. */
+export function wordKey(accountId: number, word: string, createdAt: string, id: number): Key {
+  return { pk: wordPartition(accountId, word), sk: `${word}#${createdAt}#${pad(id)}` };
+}
+
+export function wordPartition(accountId: number, word: string): string {
+  return `ACCOUNT#${accountId}#LINKWORDS#${[...word][0] ?? ''}`;
+}
+
+/** The word items of a link, carrying its flags so flag criteria filter without the link. */
+export function wordItems(link: Link): Record<string, NativeAttributeValue>[] {
+  return commentWords(link.comment).map((word) => ({
+    ...wordKey(link.accountId, word, link.createdAt, link.id),
+    entity: 'LinkWord',
+    linkId: link.id,
+    flags: flagsOf(link),
+  }));
+}
+
+export function wordKeys(link: Link): Key[] {
+  return commentWords(link.comment).map((word) => wordKey(link.accountId, word, link.createdAt, link.id));
+}
+
+/** Counter items: the account's links by flags, and by UTC hour of creation per day. */
+export const linkCounts = {
+  pk: (accountId: number) => `ACCOUNT#${accountId}#COUNTS`,
+  all: (accountId: number): Key => ({ pk: linkCounts.pk(accountId), sk: 'LINKS' }),
+  daySk: (day: string) => `LINKS#D#${day}`,
+  day: (accountId: number, day: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.daySk(day) }),
+  hourCell: (hour: string, flags: Flags) => `H${hour}${flags}`,
+};
+
+/** The counter additions a link makes (sign 1) or takes back (sign −1). */
+export function linkCounterAdds(link: Link, sign: 1 | -1): { key: Key; add: Record<string, number> }[] {
+  const flags = flagsOf(link);
+  const day = link.createdAt.slice(0, 10);
+  const hour = link.createdAt.slice(11, 13);
+  return [
+    { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
+    { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
+  ];
+}

@@ -1,0 +1,203 @@
+import { compareLinks, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField } from '../domain/link-listing';
+import type { LinkListQuery } from '../domain/link-service';
+import type { Link } from '../domain/links';
+import type { SortOrder } from '../domain/paging';
+import { batchGetAll } from './batch';
+import type { Store } from './client';
+import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
+import { countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
+import { keys } from './keys';
+import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
+import { LinkSearch } from './link-search';
+import { fromItem } from './link-writes';
+
+/** The planner's figures: tests move them to drive every path on small data. */
+export interface ListPlan {
+  /** Index entries per read unit on the list indexes (keys and a few short attributes). */
+  entriesPerRru: number;
+  /** Pages within this many entries of an end are read from gsi1, whose entries are whole links (no BatchGetItem). */
+  wholeItemReadLimit: number;
+}
+
+export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemReadLimit: 500 };
+
+/**
+ * Link/List from the indexes (docs/data-model.md, 4.1 and 4.4): a planner that picks the
+ * flag partitions of the first sort field's index, reads the page from the nearer end once
+ * the exact total is known (from the counters), and fetches the page's links with one
+ * BatchGetItem. A createTs range is a key condition on the createTs order; with another
+ * sort it is a filter on the projected createdAt, or, when the range holds few links, the
+ * range is read whole and its links ordered in a bounded heap, whichever reads less.
+ */
+export class LinkLists {
+  readonly #search: LinkSearch;
+
+  constructor(
+    private readonly store: Store,
+    private readonly counted: CountedWrites,
+    readonly plan: ListPlan = LIST_PLAN,
+  ) {
+    this.#search = new LinkSearch(store, this);
+  }
+
+  async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
+    if (query.query !== undefined) return this.#search.list(accountId, query);
+    const flags = flagsMatching(query.status, query.moderatorStatus);
+    const { from, to } = createdBounds(query);
+    if (from && to && from > to) return { items: [], totalItemCount: 0 };
+    const total = await this.count(accountId, flags, from, to);
+    const { pageSize, currentPage } = query.pagination;
+    const offset = pageSize * currentPage;
+    if (offset >= total) return { items: [], totalItemCount: total };
+    const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
+    const [first] = order as [SortOrder<LinkSortField>[number]];
+    const forward = first.direction === 'ASC';
+    const take = Math.min(pageSize, total - offset);
+    const fromEnd = Math.min(offset, total - offset - take);
+
+    if (first.field === 'createTs') {
+      if (flags.length === 4 && fromEnd <= this.plan.wholeItemReadLimit) {
+        const range: IndexRange = { index: 'gsi1', pk: keys.accountLinks(accountId), ...createdKeyRange(from, to) };
+        // gsi1 also holds links written before schema 2, which lists do not show until migrated.
+        const entries = await readPage(this.store, [range], { forward, offset, take, total, keep: (entry) => entry.schema === LINK_SCHEMA });
+        return { items: entries.filter((entry) => !entry.deleted).map(fromItem), totalItemCount: total };
+      }
+      const ranges = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
+      const entries = await readPage(this.store, ranges, { forward, offset, take, total });
+      return { items: await this.links(entries.map((entry) => Number(entry.id))), totalItemCount: total };
+    }
+
+    const ranges = this.sortRanges(accountId, flags, first.field);
+    if (from || to) {
+      const all = await this.count(accountId, flags);
+      // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
+      // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
+      const bySort = ((fromEnd + take) * all) / total / this.plan.entriesPerRru + take / 2;
+      if (total / 2 < bySort) {
+        const created = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
+        return { items: await this.best(created, order, offset, take), totalItemCount: total };
+      }
+    }
+    const keep = from || to ? createdWithin(from, to) : undefined;
+    return { items: await this.ordered(ranges, order, { offset, take, total, keep }), totalItemCount: total };
+  }
+
+  /** The flag partitions of a sort field's index. */
+  sortRanges(accountId: number, flags: Flags[], field: LinkSortField): IndexRange[] {
+    return flags.map((f) => ({ index: SORT_INDEX[field], pk: linkPartition(accountId, f) }));
+  }
+
+  /**
+   * The page of an index order, with later sort fields applied: each run of links equal in
+   * the first field that touches the page is read whole and ordered in memory, so a
+   * secondary sort costs the runs at the page's edges (and a count of the entries before).
+   */
+  async ordered(
+    ranges: IndexRange[],
+    order: SortOrder<LinkSortField>,
+    page: { offset: number; take: number; total: number; keep?: ((entry: Entry) => boolean) | undefined },
+  ): Promise<Link[]> {
+    const [first, ...rest] = order as [SortOrder<LinkSortField>[number], ...SortOrder<LinkSortField>];
+    const forward = first.direction === 'ASC';
+    const entries = await readPage(this.store, ranges, { forward, ...page });
+    const sortKey = `${ranges[0]?.index}sk`;
+    const head = entries[0];
+    const tail = entries.at(-1);
+    const firstRun = head && tieRangeOfKey(first.field, head[sortKey]);
+    const lastRun = tail && tieRangeOfKey(first.field, tail[sortKey]);
+    if (rest.length === 0 || !firstRun || !lastRun) return this.links(entries.map((entry) => Number(entry.id)));
+    const span: [SortValue, SortValue] = forward ? [firstRun[0], lastRun[1]] : [lastRun[0], firstRun[1]];
+    const before = await countRanges(
+      this.store,
+      ranges.map((range) => ({ ...range, sk: forward ? { to: below(firstRun[0]) } : { from: above(firstRun[1]) } })),
+      page.keep,
+    );
+    const runs = await readMerged(
+      this.store,
+      ranges.map((range) => ({ ...range, sk: { between: span } })),
+      { forward, skip: 0, take: Number.MAX_SAFE_INTEGER, keep: page.keep },
+    );
+    const links = (await this.links(runs.entries.map((entry) => Number(entry.id)))).sort(compareLinks(order));
+    return links.slice(page.offset - before, page.offset - before + page.take);
+  }
+
+  /** The page of the links in `ranges` by the whole order, keeping only the best offset + take in memory. */
+  async best(ranges: IndexRange[], order: SortOrder<LinkSortField>, offset: number, take: number): Promise<Link[]> {
+    const compare = compareLinks(order);
+    let kept: Link[] = [];
+    let batch: number[] = [];
+    const fold = async () => {
+      kept.push(...(await this.links(batch)));
+      batch = [];
+      if (kept.length > 2 * (offset + take)) kept = kept.sort(compare).slice(0, offset + take);
+    };
+    for await (const entry of scanRanges(this.store, ranges, true)) {
+      batch.push(Number(entry.id));
+      if (batch.length === 100) await fold();
+    }
+    await fold();
+    return kept.sort(compare).slice(offset, offset + take);
+  }
+
+  /** Links by id in the order given; deleted ones are left out. */
+  async links(ids: number[]): Promise<Link[]> {
+    if (ids.length === 0) return [];
+    const items = await batchGetAll(
+      this.store,
+      ids.map((id) => keys.link(id)),
+    );
+    const byId = new Map(items.filter((item) => !item.deleted && item.schema === LINK_SCHEMA).map((item) => [Number(item.id), fromItem(item)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The account's links with the given flags, created within [from, to] when given: from the counters and the edges. */
+  async count(accountId: number, flags: Flags[], from?: Date, to?: Date): Promise<number> {
+    if (!from && !to) {
+      const [cells = {}] = await this.counted.read([linkCounts.all(accountId)], true);
+      return flags.reduce((sum, f) => sum + (cells[f] ?? 0), 0);
+    }
+    return countByHours(this.counted, {
+      pk: linkCounts.pk(accountId),
+      daySk: linkCounts.daySk,
+      cells: (hour) => flags.map((f) => linkCounts.hourCell(hour, f)),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      countEdge: (edgeFrom, edgeTo) =>
+        countRanges(
+          this.store,
+          flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(edgeFrom, edgeTo) })),
+        ),
+    });
+  }
+}
+
+/** The key condition of creation instants [from, to] on a `<createdAt>#<id>` sort key. */
+function createdKeyRange(from?: Date, to?: Date): Pick<IndexRange, 'sk'> {
+  const low = from?.toISOString();
+  const high = to && `${to.toISOString()}#~`;
+  if (low && high) return { sk: { between: [low, high] } };
+  if (low) return { sk: { from: low } };
+  if (high) return { sk: { to: high } };
+  return {};
+}
+
+/** A filter on the projected createdAt, for orders other than creation. */
+export function createdWithin(from?: Date, to?: Date): (entry: Entry) => boolean {
+  const low = from?.toISOString();
+  const high = to?.toISOString();
+  return (entry: Entry) => (low === undefined || String(entry.createdAt) >= low) && (high === undefined || String(entry.createdAt) <= high);
+}
+
+/** The greatest key below a run's first key (string keys there end in a separator, so the run's start itself is no key). */
+function below(key: SortValue): SortValue {
+  return typeof key === 'string' ? key : narrow(BigInt(key) - 1n);
+}
+
+function above(key: SortValue): SortValue {
+  return typeof key === 'string' ? key : narrow(BigInt(key) + 1n);
+}
+
+function narrow(value: bigint): number | bigint {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}

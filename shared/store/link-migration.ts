@@ -1,0 +1,37 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import type { CountedWrites } from './counted-writes';
+import { LINK_SCHEMA } from './link-keys';
+import { fromItem, LinkWrites } from './link-writes';
+
+export type Item = Record<string, NativeAttributeValue>;
+
+/** How one entity type is brought to schema 2 (`admin migrate`). */
+export interface ItemUpgrade {
+  /** The item's `entity`. */
+  entity: string;
+  /**
+   * Upgrades one item written by the previous version, conditional on the item unchanged
+   * since `item` was read: 'skipped' if it is already at schema 2 (or being deleted);
+   * 'changed' if it changed meanwhile (the caller re-reads and retries).
+   */
+  upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'>;
+}
+
+/**
+ * A Link written before schema 2 gets what a new link gets: every index attribute (the
+ * clickCnt key from the count read), its comment words and its counts, in one conditional
+ * UpdateItem counted through CountedWrites (shared/store/link-writes.ts). The condition
+ * holds the fields those follow and the click count as read, so a link changed or clicked
+ * meanwhile is reported 'changed' and nothing is written.
+ */
+export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
+  const writes = new LinkWrites(store, counted);
+  return {
+    entity: 'Link',
+    async upgrade(item) {
+      if (item.schema === LINK_SCHEMA || item.deleted) return 'skipped';
+      return (await writes.write(item, { to: fromItem(item) })) === 'conflict' ? 'changed' : 'upgraded';
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { commentWords } from '../domain/link-listing';
+import type { Link } from '../domain/links';
+import type { Store } from './client';
+import type { CountedOp, CountedWrites, CounterAdd } from './counted-writes';
+import { withoutNulls } from './items';
+import { keys } from './keys';
+import { LINK_INDEX_KEYS, LINK_SCHEMA, linkCounterAdds, linkIndexAttributes, wordItems, wordKey, wordKeys } from './link-keys';
+
+export type LinkItem = Record<string, NativeAttributeValue>;
+
+/** The fields a link's index keys, counts and word items follow: a change writes on the condition they are as read. */
+const STATE_FIELDS = ['status', 'moderatorStatus', 'comment', 'expirationDate', 'schema', 'deleted'] as const;
+/** A link's own fields a change may set or remove. */
+const LINK_FIELDS = ['status', 'moderatorStatus', 'moderatorComment', 'comment', 'expirationDate', 'expiresAt'] as const;
+
+export type LinkChange = { to: Link } | { delete: true };
+
+/**
+ * Changes to existing links as single conditional UpdateItems of what changes (never a Put
+ * over the item: the click aggregator ADDs to it concurrently), with their counts and word
+ * items through CountedWrites. A link written before schema 2 is upgraded by its first
+ * change: index attributes, word items and counts as if it were new.
+ */
+export class LinkWrites {
+  constructor(
+    private readonly store: Store,
+    private readonly counted: CountedWrites,
+  ) {}
+
+  async read(id: number): Promise<LinkItem | undefined> {
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.link(id), ConsistentRead: true }));
+    return result.Item;
+  }
+
+  /**
+   * Reads the link, lets `decide` say what it becomes (undefined: nothing, the link is not
+   * there for the caller), writes it on the condition nothing changed since, and on a
+   * conflict settles any unfinished counted change of the item and tries again.
+   */
+  async change(id: number, decide: (current: Link, item: LinkItem) => LinkChange | undefined): Promise<LinkItem | undefined> {
+    for (;;) {
+      const item = await this.read(id);
+      if (!item || item.deleted) return undefined;
+      const change = decide(fromItem(item), item);
+      if (!change) return undefined;
+      const written = await this.write(item, change);
+      if (written !== 'conflict') return written;
+    }
+  }
+
+  /** One attempt: the new item, or 'conflict' when the item changed since it was read (settled first). */
+  async write(item: LinkItem, change: LinkChange): Promise<LinkItem | 'conflict'> {
+    const before = fromItem(item);
+    const counted = item.schema === LINK_SCHEMA;
+    const op: CountedOp =
+      'delete' in change
+        ? { counters: counted ? linkCounterAdds(before, -1) : [], deletes: counted ? wordKeys(before) : [], deleteEntity: true }
+        : changeOp(before, change.to, counted);
+    const update = new Expression();
+    if ('delete' in change) {
+      for (const key of LINK_INDEX_KEYS) if (item[key] !== undefined) update.remove(key);
+      update.set('deleted', 1);
+    } else {
+      const fields: LinkItem = withoutNulls(change.to);
+      for (const field of LINK_FIELDS) {
+        if (fields[field] === undefined && item[field] !== undefined) update.remove(field);
+        else if (fields[field] !== undefined && fields[field] !== item[field]) update.set(field, fields[field]);
+      }
+      const indexed = linkIndexAttributes(change.to);
+      // The aggregator moves gsi3sk with the count; it is set here only when the item gets it first.
+      if (counted) delete indexed.gsi3sk;
+      for (const [field, value] of Object.entries(indexed)) if (value !== item[field]) update.set(field, value);
+    }
+    const empty = op.counters.length === 0 && !op.puts?.length && !op.deletes?.length && !op.deleteEntity;
+    if (update.isEmpty() && empty) return item;
+    const marked = empty ? undefined : this.counted.mark(op);
+    for (const [field, value] of Object.entries(marked?.set ?? {})) update.set(field, value);
+    const conditions = ['attribute_exists(pk)', ...STATE_FIELDS.map((field) => update.equalsRead(field, item[field]))];
+    // Without schema 2 the click key is computed here from the count read.
+    if (!counted) conditions.push(update.equalsRead('clickCnt', item.clickCnt));
+    if (marked) conditions.push(marked.condition);
+    try {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.link(before.id),
+          UpdateExpression: update.expression(),
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: update.names,
+          ExpressionAttributeValues: Object.keys(update.values).length ? update.values : undefined,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      if (marked) await this.counted.finish(keys.link(before.id), marked);
+      return result.Attributes ?? item;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      await this.counted.settle(keys.link(before.id));
+      return 'conflict';
+    }
+  }
+}
+
+/** What a change from `before` to `after` does to the counters and word items. */
+function changeOp(before: Link, after: Link, counted: boolean): CountedOp {
+  const flagsMoved = !counted || before.status !== after.status || before.moderatorStatus !== after.moderatorStatus;
+  const counters: CounterAdd[] = !counted
+    ? linkCounterAdds(after, 1)
+    : flagsMoved
+      ? merged([...linkCounterAdds(before, -1), ...linkCounterAdds(after, 1)])
+      : [];
+  const had = new Set(counted ? commentWords(before.comment) : []);
+  const has = new Set(commentWords(after.comment));
+  return {
+    counters,
+    // Word items carry the flags: when they move, every word is written again.
+    puts: wordItems(after).filter((word) => flagsMoved || !had.has(String(word.sk).split('#')[0] ?? '')),
+    deletes: [...had].filter((word) => !has.has(word)).map((word) => wordKey(before.accountId, word, before.createdAt, before.id)),
+  };
+}
+
+/** Additions to the same counter item in one, dropping cells that cancel out. */
+function merged(adds: CounterAdd[]): CounterAdd[] {
+  const byKey = new Map<string, CounterAdd>();
+  for (const { key, add } of adds) {
+    const entry = byKey.get(`${key.pk}\n${key.sk}`) ?? { key, add: {} };
+    for (const [cell, n] of Object.entries(add)) entry.add[cell] = (entry.add[cell] ?? 0) + n;
+    byKey.set(`${key.pk}\n${key.sk}`, entry);
+  }
+  return [...byKey.values()]
+    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0)) }))
+    .filter(({ add }) => Object.keys(add).length > 0);
+}
+
+/** An UpdateExpression built field by field, with its names and values. */
+class Expression {
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, NativeAttributeValue> = {};
+  readonly #set: string[] = [];
+  readonly #remove: string[] = [];
+
+  set(field: string, value: NativeAttributeValue): void {
+    this.#set.push(`${this.#name(field)} = ${this.#value(value)}`);
+  }
+
+  remove(field: string): void {
+    this.#remove.push(this.#name(field));
+  }
+
+  /** A condition that the attribute is still what was read (absent included). */
+  equalsRead(field: string, value: NativeAttributeValue): string {
+    return value === undefined ? `attribute_not_exists(${this.#name(field)})` : `${this.#name(field)} = ${this.#value(value)}`;
+  }
+
+  isEmpty(): boolean {
+    return this.#set.length === 0 && this.#remove.length === 0;
+  }
+
+  expression(): string {
+    return [this.#set.length ? `SET ${this.#set.join(', ')}` : '', this.#remove.length ? `REMOVE ${this.#remove.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' ');
+  }
+
+  #name(field: string): string {
+    const name = `#${field}`;
+    this.names[name] = field;
+    return name;
+  }
+
+  #value(value: NativeAttributeValue): string {
+    const name = `:v${Object.keys(this.values).length}`;
+    this.values[name] = value;
+    return name;
+  }
+}
+
+export function fromItem(item: LinkItem): Link {
+  return {
+    id: Number(item.id),
+    accountId: Number(item.accountId),
+    code: String(item.code),
+    fullLink: String(item.fullLink),
+    status: item.status === 0 ? 0 : 1,
+    moderatorStatus: item.moderatorStatus === 0 ? 0 : 1,
+    moderatorComment: item.moderatorComment ?? null,
+    comment: item.comment ?? null,
+    expirationDate: item.expirationDate ?? null,
+    expiresAt: item.expiresAt ?? null,
+    clickCnt: Number(item.clickCnt ?? 0),
+    redirectCnt: Number(item.redirectCnt ?? 0),
+    createdAt: String(item.createdAt),
+    campaignId: item.campaignId ?? null,
+    trackingCode: item.trackingCode ?? null,
+  };
+}

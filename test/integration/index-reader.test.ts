@@ -1,0 +1,177 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import type { Store } from '../../shared/store/client';
+import {
+  compareSortValues,
+  compareText,
+  countRanges,
+  type Entry,
+  type IndexRange,
+  readMerged,
+  readPage,
+  scanRanges,
+} from '../../shared/store/index-reader';
+import { startTestStore } from '../support/dynamo';
+
+let store: Store;
+let close: () => Promise<void>;
+
+// Three partitions of a string-keyed index (gsi2) and of a number-keyed one (gsi3), with
+// sort keys unique in a partition (as the list keys are: they end in the id) but tied
+// across partitions, non-ASCII text, and numbers beyond 2^53.
+const PARTITIONS = ['P#a', 'P#b', 'P#c'];
+const TEXT_KEYS = ['', 'a', 'a#1', 'a#2', 'b', 'B', 'é', 'Я', 'z', '😀', '\uffff'];
+const BIG = 10n ** 15n;
+
+interface Row {
+  pk: string;
+  partition: string;
+  text: string;
+  number: number | bigint;
+  odd: boolean;
+}
+
+const rows: Row[] = [];
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+  for (let i = 0; i < 240; i++) {
+    const partition = PARTITIONS[i % 3] as string;
+    const j = Math.floor(i / 3);
+    const clicks = BigInt((j * 7) % 13);
+    const big = clicks * BIG + BigInt(j);
+    rows.push({
+      pk: `ITEM#${String(i).padStart(3, '0')}`,
+      partition,
+      text: `${TEXT_KEYS[(j * 5) % TEXT_KEYS.length]}#${String(j).padStart(2, '0')}`,
+      number: big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big,
+      odd: i % 2 === 1,
+    });
+  }
+  for (let start = 0; start < rows.length; start += 25) {
+    await store.db.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [store.tableName]: rows.slice(start, start + 25).map((row) => ({
+            PutRequest: {
+              Item: { pk: row.pk, sk: '#ROW', odd: row.odd, gsi2pk: row.partition, gsi2sk: row.text, gsi3pk: row.partition, gsi3sk: row.number },
+            },
+          })),
+        },
+      }),
+    );
+  }
+}, 60_000);
+afterAll(() => close());
+
+/** The same read done on the rows in memory: the expected answer. */
+function expected(index: 'gsi2' | 'gsi3', partitions: string[], forward: boolean, keepOdd: boolean): string[] {
+  const value = (row: Row) => (index === 'gsi2' ? row.text : row.number);
+  const sorted = rows
+    .filter((row) => partitions.includes(row.partition) && (!keepOdd || row.odd))
+    .sort((a, b) => {
+      const difference = compareSortValues(value(a), value(b));
+      return (difference || compareText(a.pk, b.pk)) * (forward ? 1 : -1);
+    });
+  return sorted.map((row) => row.pk);
+}
+
+const pks = (entries: Entry[]) => entries.map((entry) => String(entry.pk));
+const rangesOf = (index: 'gsi2' | 'gsi3', partitions: string[]): IndexRange[] => partitions.map((pk) => ({ index, pk }));
+
+describe('index reader', () => {
+  it('reads merged ranges in sort-key order, any page, either direction, with or without a filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('gsi2' as const, 'gsi3' as const),
+        fc.subarray(PARTITIONS, { minLength: 1 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.nat(250),
+        fc.integer({ min: 1, max: 100 }),
+        async (index, partitions, forward, keepOdd, skip, take) => {
+          // Act
+          const keep = keepOdd ? (entry: Entry) => entry.pk && Number(String(entry.pk).slice(5)) % 2 === 1 : undefined;
+          const { entries } = await readMerged(store, rangesOf(index, partitions), { forward, skip, take, keep });
+
+          // Assess
+          expect(pks(entries)).toEqual(expected(index, partitions, forward, keepOdd).slice(skip, skip + take));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('reads a page past the middle from the other end and gives the same page', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(PARTITIONS, { minLength: 1 }),
+        fc.boolean(),
+        fc.nat(250),
+        fc.integer({ min: 1, max: 100 }),
+        async (partitions, forward, offset, take) => {
+          // Prepare
+          const all = expected('gsi3', partitions, forward, false);
+
+          // Act
+          const page = await readPage(store, rangesOf('gsi3', partitions), { forward, offset, take, total: all.length });
+
+          // Assess
+          expect(pks(page)).toEqual(all.slice(offset, offset + take));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('costs the entries asked for, not the partition: the last page of one range reads from its end', async () => {
+    // Prepare
+    const range = rangesOf('gsi2', ['P#a']);
+    const total = rows.filter((row) => row.partition === 'P#a').length;
+
+    // Act
+    const first = await readMerged(store, range, { forward: true, skip: 0, take: 5 });
+    const spy = jest.spyOn(store.db, 'send');
+    const last = await readPage(store, range, { forward: true, offset: total - 5, take: 5, total });
+    const limits = spy.mock.calls.map(([command]) => (command as { input: { Limit?: number } }).input.Limit);
+    spy.mockRestore();
+
+    // Assess
+    expect(first.read).toBeLessThanOrEqual(6);
+    expect(last).toHaveLength(5);
+    expect(limits).toEqual([6]);
+  });
+
+  it('counts ranges with and without a filter, and scans them whole in order', async () => {
+    // Act
+    const count = await countRanges(store, rangesOf('gsi2', PARTITIONS));
+    const odd = await countRanges(store, rangesOf('gsi2', ['P#a', 'P#b']), (entry) => entry.pk && Number(String(entry.pk).slice(5)) % 2 === 1);
+    const scanned: Entry[] = [];
+    for await (const entry of scanRanges(store, rangesOf('gsi3', PARTITIONS), false)) scanned.push(entry);
+
+    // Assess
+    expect(count).toBe(rows.length);
+    expect(odd).toBe(expected('gsi2', ['P#a', 'P#b'], true, true).length);
+    expect(pks(scanned)).toEqual(expected('gsi3', PARTITIONS, false, false));
+  });
+
+  it('reads sort key conditions: prefix, between, from and to', async () => {
+    // Act
+    const prefix = await readMerged(store, [{ index: 'gsi2', pk: 'P#a', sk: { beginsWith: 'a#' } }], { forward: true, skip: 0, take: 100 });
+    const between = await readMerged(store, [{ index: 'gsi3', pk: 'P#b', sk: { between: [BIG, 3n * BIG] } }], { forward: true, skip: 0, take: 100 });
+    const from = await countRanges(store, [{ index: 'gsi3', pk: 'P#b', sk: { from: 12n * BIG } }]);
+    const to = await countRanges(store, [{ index: 'gsi2', pk: 'P#c', sk: { to: 'a' } }]);
+
+    // Assess
+    const inB = rows.filter((row) => row.partition === 'P#b');
+    expect(pks(prefix.entries).sort()).toEqual(rows.filter((row) => row.partition === 'P#a' && row.text.startsWith('a#')).map((row) => row.pk));
+    expect(between.entries.map((entry) => BigInt(entry.gsi3sk))).toEqual(
+      inB
+        .map((row) => BigInt(row.number))
+        .filter((n) => n >= BIG && n <= 3n * BIG)
+        .sort((a, b) => (a < b ? -1 : 1)),
+    );
+    expect(from).toBe(inB.filter((row) => BigInt(row.number) >= 12n * BIG).length);
+    expect(to).toBe(rows.filter((row) => row.partition === 'P#c' && compareText(row.text, 'a') <= 0).length);
+  });
+});

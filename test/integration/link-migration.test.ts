@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { LinkCache } from '../../shared/domain/link-cache';
+import { LinkCodec } from '../../shared/domain/link-code';
+import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
+import { LinkService } from '../../shared/domain/link-service';
+import type { Link } from '../../shared/domain/links';
+import { ClicksRepository } from '../../shared/store/clicks-repo';
+import type { Store } from '../../shared/store/client';
+import { CountedWrites } from '../../shared/store/counted-writes';
+import { withoutNulls } from '../../shared/store/items';
+import { keys } from '../../shared/store/keys';
+import { linkUpgrade } from '../../shared/store/link-migration';
+import { LinksRepository } from '../../shared/store/links-repo';
+import { startTestStore } from '../support/dynamo';
+import { aLink, anAccount } from '../support/fixtures';
+
+let store: Store;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+});
+afterAll(() => close());
+
+const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
+const ACCOUNT = anAccount({ id: 7 });
+
+/** A link item exactly as the previous version wrote it: gsi1 only, no schema, no words, no counts. */
+async function writtenTheOldWay(link: Link): Promise<void> {
+  await store.db.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: { ...keys.link(link.id), ...keys.linkIndex(link.accountId, link.createdAt, link.id), entity: 'Link', ...withoutNulls(link) },
+    }),
+  );
+}
+
+async function stored(id: number) {
+  return (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.link(id), ConsistentRead: true }))).Item ?? {};
+}
+
+function service() {
+  return new LinkService({
+    links: new LinksRepository(store),
+    ids: { next: async () => 0 },
+    codec: async () => codec,
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://s.test',
+    clock: () => new Date('2026-11-22T12:00:00Z'),
+  });
+}
+
+const QUERIES: Partial<LinkQuery>[] = [
+  {},
+  { sort: [{ field: 'clickCnt', direction: 'DESC' }] },
+  {
+    sort: [
+      { field: 'expirationDate', direction: 'ASC' },
+      { field: 'fullLink', direction: 'DESC' },
+    ],
+  },
+  { status: 0 },
+  { moderatorStatus: 0, sort: [{ field: 'code', direction: 'ASC' }] },
+  { query: 'sale' },
+  { createdFrom: new Date('2026-11-21T00:00:00Z'), sort: [{ field: 'fullLink', direction: 'ASC' }] },
+];
+
+describe('linkUpgrade', () => {
+  it('brings links written the old way into every list, counted, and skips them the second time', async () => {
+    // Prepare: links of the previous version, one with clicks counted the old way
+    const links = Array.from({ length: 9 }, (_, i) =>
+      aLink({
+        id: 100 + i,
+        accountId: ACCOUNT.id,
+        code: codec.encode(100 + i),
+        fullLink: `https://example.com/${9 - i}`,
+        status: i % 3 === 0 ? 0 : 1,
+        moderatorStatus: i === 4 ? 0 : 1,
+        comment: i % 2 ? 'Summer sale' : null,
+        expirationDate: i % 4 === 0 ? '2027-01-01' : null,
+        clickCnt: i * 7,
+        createdAt: `2026-11-${20 + (i % 3)}T1${i}:00:00.000Z`,
+      }),
+    );
+    for (const link of links) await writtenTheOldWay(link);
+    const before = await service().list(ACCOUNT, { sort: [], pagination: { pageSize: 25, currentPage: 0 } });
+    const upgrade = linkUpgrade(store, new CountedWrites(store, randomUUID));
+
+    // Act
+    const first = await Promise.all(links.map(async (link) => upgrade.upgrade(await stored(link.id))));
+    const second = await Promise.all(links.map(async (link) => upgrade.upgrade(await stored(link.id))));
+
+    // Assess
+    expect(before).toEqual({ items: [], totalItemCount: 0 });
+    expect(first).toEqual(links.map(() => 'upgraded'));
+    expect(second).toEqual(links.map(() => 'skipped'));
+    for (const fields of QUERIES) {
+      const query: LinkQuery = { sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields };
+      expect(await service().list(ACCOUNT, query)).toEqual(listLinks(links, query));
+    }
+  });
+
+  it('reports a link changed since it was read, writes nothing, and upgrades it when read again', async () => {
+    // Prepare: an old link read by the migration, then clicked before it is upgraded
+    const link = aLink({ id: 300, accountId: 8, code: codec.encode(300), clickCnt: 2, comment: 'winter' });
+    await writtenTheOldWay(link);
+    const read = await stored(300);
+    await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
+    const upgrade = linkUpgrade(store, new CountedWrites(store, randomUUID));
+
+    // Act
+    const stale = await upgrade.upgrade(read);
+    const untouched = await stored(300);
+    const fresh = await upgrade.upgrade(await stored(300));
+
+    // Assess: the click key is the count at the upgrade, and clicks after it move it
+    expect(stale).toBe('changed');
+    expect(untouched.schema).toBeUndefined();
+    expect(untouched.gsi3sk).toBeUndefined();
+    expect(fresh).toBe('upgraded');
+    expect((await stored(300)).gsi3sk).toBe(5 * 10 ** 15 + 300);
+    await new ClicksRepository(store).addToLink(300, 'batch-2', { clicks: 10, redirects: 10, bots: 0 });
+    expect((await stored(300)).gsi3sk).toBe(15n * 10n ** 15n + 300n);
+    const found = await service().list(anAccount({ id: 8 }), { query: 'WINT', sort: [], pagination: { pageSize: 25, currentPage: 0 } });
+    expect(found.items.map((item) => [item.id, item.clickCnt])).toEqual([[300, 15]]);
+    expect(found.totalItemCount).toBe(1);
+  });
+
+  it('upgrades an old link in the write that changes it', async () => {
+    // Prepare
+    const link = aLink({ id: 400, accountId: 9, code: codec.encode(400), status: 0 });
+    await writtenTheOldWay(link);
+
+    // Act
+    await new LinksRepository(store).update(9, 400, { status: 1, comment: 'spring' });
+
+    // Assess
+    const account = anAccount({ id: 9 });
+    const active = await service().list(account, { status: 1, query: 'spr', sort: [], pagination: { pageSize: 25, currentPage: 0 } });
+    expect(active.items.map((item) => item.id)).toEqual([400]);
+    expect((await service().list(account, { sort: [], pagination: { pageSize: 25, currentPage: 0 } })).totalItemCount).toBe(1);
+    expect((await service().list(account, { status: 0, sort: [], pagination: { pageSize: 25, currentPage: 0 } })).totalItemCount).toBe(0);
+  });
+});
