@@ -81,13 +81,13 @@ export function installApiRuntime(installed: ApiRuntime): void {
 export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides = {}): ApiRuntime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
-  const linksRepository = new LinksRepository(store);
   const messageStore = new MessagesRepository(store);
   const campaigns = new CampaignsRepository(store);
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
   const counted = new CountedWrites(store, () => ulidAt(clock()), { clock });
+  const linksRepository = new LinksRepository(store, counted);
   const queues =
     overrides.queues ??
     (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl

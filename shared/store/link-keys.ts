@@ -155,7 +155,7 @@ export const linkCounts = {
   all: (accountId: number): Key => ({ pk: linkCounts.pk(accountId), sk: 'LINKS' }),
   daySk: (day: string) => `LINKS#D#${day}`,
   day: (accountId: number, day: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.daySk(day) }),
-  hourCell: (hour: string, flags: Flags) => `H${hour}${flags}`,
+  hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
 };
 
 /** The counter additions a link makes (sign 1) or takes back (sign −1). */

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
 import type { LinkPage } from '../domain/link-listing';
 import type { LinkChanges, LinkListQuery, LinkStore } from '../domain/link-service';
 import type { Link, ModeratorStatus } from '../domain/links';
@@ -24,12 +24,13 @@ export class LinksRepository implements LinkStore {
   readonly #writes: LinkWrites;
   readonly #lists: LinkLists;
 
+  /** `counted`: the runtime's; a read-only user (the redirect) may leave it to this one. */
   constructor(
     private readonly store: Store,
     counted?: CountedWrites,
     plan?: ListPlan,
   ) {
-    this.#counted = counted ?? new CountedWrites(store, randomUUID);
+    this.#counted = counted ?? new CountedWrites(store, ulid);
     this.#writes = new LinkWrites(store, this.#counted);
     this.#lists = new LinkLists(store, this.#counted, plan);
   }

@@ -262,12 +262,12 @@ describe('Link/List', () => {
       const paged = await service.account({ timeZone: 'Asia/Tashkent' });
       pagedKey = paged.key;
       const account = await service.runtime.accounts.getAccount(paged.id);
-      let tick = 0;
-      service.runtime.clock = () => new Date(Date.UTC(2030, 5, 1) + tick++ * 1000);
-      const created = await Promise.all(
-        Array.from({ length: TOTAL }, (_, i) => service.runtime.links.create(account, { fullLink: `https://example.com/page/${i}` })),
-      );
-      createdIds = created.map((link) => link.id);
+      // The clock stands still during each creation: counted writes read it too.
+      createdIds = [];
+      for (let i = 0; i < TOTAL; i++) {
+        service.runtime.clock = () => new Date(Date.UTC(2030, 5, 1) + i * 1000);
+        createdIds.push((await service.runtime.links.create(account, { fullLink: `https://example.com/page/${i}` })).id);
+      }
       service.runtime.clock = () => new Date();
     });
 

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
@@ -84,7 +84,7 @@ describe('linkUpgrade', () => {
     );
     for (const link of links) await writtenTheOldWay(link);
     const before = await service().list(ACCOUNT, { sort: [], pagination: { pageSize: 25, currentPage: 0 } });
-    const upgrade = linkUpgrade(store, new CountedWrites(store, randomUUID));
+    const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
     // Act
     const first = await Promise.all(links.map(async (link) => upgrade.upgrade(await stored(link.id))));
@@ -106,7 +106,7 @@ describe('linkUpgrade', () => {
     await writtenTheOldWay(link);
     const read = await stored(300);
     await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
-    const upgrade = linkUpgrade(store, new CountedWrites(store, randomUUID));
+    const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
     // Act
     const stale = await upgrade.upgrade(read);
