@@ -125,7 +125,14 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
 async function migrateUnlessDone(rt: Runtime): Promise<void> {
   if (await new MigrationProgress(rt.store).completed()) return;
   console.log('Bringing items written by the previous version to the current layout (admin migrate)…');
-  const result = await migrate(rt.store, itemUpgrades(rt));
+  let printed = performance.now();
+  const result = await migrate(rt.store, itemUpgrades(rt), {
+    onPage: ({ seen, upgraded }) => {
+      if (performance.now() - printed < 10_000) return;
+      printed = performance.now();
+      console.log(`  ${upgraded} items upgraded of ${seen} seen so far`);
+    },
+  });
   console.log(`Migrated: ${result.upgraded} items upgraded of ${result.seen} seen`);
 }
 
