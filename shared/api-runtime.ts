@@ -22,6 +22,8 @@ import { ClicksRepository } from './store/clicks-repo';
 import { createStore, type Store } from './store/client';
 import { IdAllocator } from './store/id-allocator';
 import { LinksRepository } from './store/links-repo';
+import { MessageChanges } from './store/message-changes';
+import { IndexedMessageLists } from './store/message-lists';
 import { MessagesRepository } from './store/messages-repo';
 import { ScheduleRepository } from './store/schedule-repo';
 import { SettingsRepository } from './store/settings-repo';
@@ -79,8 +81,9 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   const linksRepository = new LinksRepository(store);
-  const messageStore = new MessagesRepository(store);
-  const campaigns = new CampaignsRepository(store);
+  const messageChanges = new MessageChanges(store);
+  const messageStore = new MessagesRepository(store, messageChanges);
+  const campaigns = new CampaignsRepository(store, messageChanges);
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
@@ -116,6 +119,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const messaging = createMessaging({
     ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
     webhookQueue: { enqueue: (eventId) => queues.send('webhooks', webhookBody(eventId)) },
+    messageLists: new IndexedMessageLists(store, messageChanges.counted),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),
