@@ -144,10 +144,18 @@ export const messageRanges = {
   },
 };
 
-/** `[from, to]` on a sort key `<label><instant>#…`; an open end reaches the label's last key. */
+/** `[from, to]` on a sort key `<label><instant>#…`; an open end (or one beyond the years keys hold) reaches the label's first or last key. */
 function bounds(label: string, from?: Date, to?: Date): { sk?: { between: [string, string] } } {
-  if (!from && !to) return {};
-  return { sk: { between: [`${label}${from ? from.toISOString() : ''}`, `${label}${to ? `${to.toISOString()}#${TOP}` : TOP}`] } };
+  const low = from && keyInstant(from);
+  const high = to && keyInstant(to);
+  if (!low && !high) return {};
+  return { sk: { between: [`${label}${low ?? ''}`, `${label}${high ? `${high}#${TOP}` : TOP}`] } };
+}
+
+/** An instant as keys hold it (four-digit years), or undefined outside them. */
+function keyInstant(date: Date): string | undefined {
+  const year = date.getUTCFullYear();
+  return year >= 0 && year <= 9999 ? date.toISOString() : undefined;
 }
 
 /** The message's counter cells on `ACCOUNT#<id>#COUNTS` / `MESSAGES` (§5): each counts 1 for it. */

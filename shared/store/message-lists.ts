@@ -54,7 +54,7 @@ export class IndexedMessageLists implements MessageLists {
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
     const { pageSize, currentPage } = query.pagination;
     const offset = currentPage * pageSize;
-    if (query.groups?.length) return { items: [], totalItemCount: 0 };
+    if (query.groups?.length || emptyRange(query)) return { items: [], totalItemCount: 0 };
     const anyAffix = query.to === undefined || (await this.#anyAffix(accountId, query.to));
     if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
     const drivers = this.#drivers(accountId, query, anyAffix);
@@ -194,12 +194,11 @@ export class IndexedMessageLists implements MessageLists {
     for (const range of driver.ranges) {
       for await (const entry of scanRanges(this.store, [range], true)) {
         if (driver.skip?.(entry) || (driver.keep && !driver.keep(entry))) continue;
+        if (!entryMatches(query, anyAffix, entry)) continue;
         if (fromEntries) {
-          const message = entryMessage(entry);
-          if (matches(message, undefined)) offer(message);
+          offer(entryMessage(entry));
           continue;
         }
-        if (!entryMatches(query, anyAffix, entry)) continue;
         pending.push(entry);
         if (pending.length === 100) await check();
       }
@@ -310,6 +309,17 @@ function insertionPoint(sorted: Message[], message: Message, order: (a: Message,
     else high = middle;
   }
   return low;
+}
+
+/** A time range that ends before it starts matches nothing (and is no key condition DynamoDB takes). */
+function emptyRange(query: MessageQuery): boolean {
+  const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
+  const sentTo = earliest(query.startSendTo, query.campaignSentTo);
+  return [
+    [query.campaignCreatedFrom, query.campaignCreatedTo],
+    [sentFrom, sentTo],
+    [query.statusUpdateFrom, query.statusUpdateTo],
+  ].some(([from, to]) => from !== undefined && to !== undefined && from > to);
 }
 
 const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
