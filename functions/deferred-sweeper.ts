@@ -1,9 +1,16 @@
 import { runtime } from '../shared/runtime';
+import { COUNTED_RECOVERY_AGE_MS } from '../shared/store/counted-writes';
 
 const rt = runtime();
 
-/** Runs on a schedule: runs the timed tasks that are due, deferred campaigns among them (see Scheduler.sweep). */
+/**
+ * Runs on a schedule: runs the timed tasks that are due, deferred campaigns among them (see
+ * Scheduler.sweep), and finishes counted changes a crash left unfinished (CountedWrites.recover).
+ */
 export const handler = async () => {
-  const released = await rt.scheduler.sweep();
-  return { released };
+  const [released, recovered] = await Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS)]);
+  // One failing does not stop the other; a failure still fails the run, which is retried.
+  if (released.status === 'rejected') throw released.reason;
+  if (recovered.status === 'rejected') throw recovered.reason;
+  return { released: released.value, recovered: recovered.value };
 };

@@ -20,6 +20,7 @@ import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
 import { ClicksRepository } from './store/clicks-repo';
 import { createStore, type Store } from './store/client';
+import { CountedWrites } from './store/counted-writes';
 import { IdAllocator } from './store/id-allocator';
 import { LinksRepository } from './store/links-repo';
 import { MessageChanges } from './store/message-changes';
@@ -57,6 +58,8 @@ export interface ApiRuntime {
   messageStore: MessagesRepository;
   campaigns: CampaignsRepository;
   schedule: ScheduleRepository;
+  /** Exact counters of lists (shared/store/counted-writes.ts); the scheduled sweep finishes crashed changes. */
+  counted: CountedWrites;
 }
 
 export interface ApiRuntimeOverrides {
@@ -81,12 +84,14 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const store = createStore(config);
   const settings = new SettingsRepository(store);
   const linksRepository = new LinksRepository(store);
-  const messageChanges = new MessageChanges(store);
-  const messageStore = new MessagesRepository(store, messageChanges);
-  const campaigns = new CampaignsRepository(store, messageChanges);
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
+  // Counted changes time their steps by the real clock: it is about live processes, not business time.
+  const counted = new CountedWrites(store, () => ulidAt(systemClock()));
+  const messageChanges = new MessageChanges(store, counted);
+  const messageStore = new MessagesRepository(store, messageChanges);
+  const campaigns = new CampaignsRepository(store, messageChanges);
   const queues =
     overrides.queues ??
     (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
@@ -119,7 +124,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const messaging = createMessaging({
     ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
     webhookQueue: { enqueue: (eventId) => queues.send('webhooks', webhookBody(eventId)) },
-    messageLists: new IndexedMessageLists(store, messageChanges.counted),
+    messageLists: new IndexedMessageLists(store, counted),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),
@@ -147,6 +152,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
     messageStore,
     campaigns,
     schedule,
+    counted,
   };
   return self;
 }

@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
+import { COUNTED_RECOVERY_AGE_MS } from '../store/counted-writes';
 import { type DemoAccount, ensureDemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
@@ -157,14 +158,21 @@ function localQueues(): LocalQueues {
   });
 }
 
-/** Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries), as the scheduled function does on AWS. */
+/**
+ * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries) and
+ * finishes counted changes left by a crash, as the scheduled function does on AWS.
+ */
 function startDeferredSweeper(rt: Runtime): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= rt.scheduler
-      .sweep()
-      .then(() => undefined)
-      .catch((error) => console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(error) })))
+    // Both run to their end whatever the other does, so stopping can wait for them.
+    running ??= Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS)])
+      .then((results) => {
+        for (const result of results) {
+          if (result.status === 'rejected')
+            console.error(JSON.stringify({ level: 'ERROR', message: 'Deferred sweep failed', error: String(result.reason) }));
+        }
+      })
       .finally(() => (running = undefined));
   }, 20_000);
   timer.unref();

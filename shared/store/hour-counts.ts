@@ -1,16 +1,69 @@
 import type { CountedWrites } from './counted-writes';
 
-// Stand-in for the hour-counts contract, replaced by the real module on merge.
-export function countByHours(
-  _counted: CountedWrites,
-  args: {
-    pk: string;
-    daySk: (day: string) => string;
-    cells: (hour: string) => string[];
-    from?: Date;
-    to?: Date;
-    countEdge: (from: Date, to: Date) => Promise<number>;
-  },
-): Promise<number> {
-  return args.countEdge(args.from ?? new Date(0), args.to ?? new Date(8.64e15));
+const HOUR_MS = 60 * 60_000;
+/** Day bounds for an open range: every `YYYY-MM-DD` sorts between them. */
+const FIRST_DAY = '0000-00-00';
+const LAST_DAY = '9999-99-99';
+
+export interface HourCountArgs {
+  /** The counter items' partition. */
+  pk: string;
+  /** The sk of a day's counter item: one fixed prefix and the day, so days sort as their items do. */
+  daySk: (day: string /* YYYY-MM-DD */) => string;
+  /** The cells of one UTC hour to add up. */
+  cells: (hour: string /* '00'..'23' */) => string[];
+  from?: Date;
+  to?: Date;
+  /** Counts [from, to] inside one hour (a part of it), from the caller's index. */
+  countEdge: (from: Date, to: Date) => Promise<number>;
+}
+
+/**
+ * Count of items created (or sent, or updated) in [from, to] (instants, inclusive, to the
+ * millisecond; either may be absent): whole UTC hours from hourly cells on per-day counter
+ * items (one Query over the days), partial hours at the edges from `countEdge` (the caller
+ * counts those from its index: at most two reads, each within one hour).
+ */
+export async function countByHours(counted: CountedWrites, args: HourCountArgs): Promise<number> {
+  const { from, to } = args;
+  if (from && to && from.getTime() > to.getTime()) return 0;
+  // Within one hour and not the whole of it: the edge alone.
+  if (from && to && hourStart(from.getTime()) === hourStart(to.getTime()) && !(isHourStart(from) && isHourEnd(to))) {
+    return args.countEdge(from, to);
+  }
+  // Whole hours are [wholeFrom, wholeTo) (undefined: open); the rest of from's hour and of
+  // to's hour are the edges.
+  const wholeFrom = from && (isHourStart(from) ? from.getTime() : hourStart(from.getTime()) + HOUR_MS);
+  const wholeTo = to && (isHourEnd(to) ? to.getTime() + 1 : hourStart(to.getTime()));
+  const parts: Promise<number>[] = [];
+  if (wholeFrom === undefined || wholeTo === undefined || wholeFrom < wholeTo) parts.push(wholeHours(counted, args, wholeFrom, wholeTo));
+  if (from && wholeFrom !== undefined && !isHourStart(from)) parts.push(args.countEdge(from, new Date(wholeFrom - 1)));
+  if (to && wholeTo !== undefined && !isHourEnd(to)) parts.push(args.countEdge(new Date(wholeTo), to));
+  return (await Promise.all(parts)).reduce((sum, part) => sum + part, 0);
+}
+
+const hourStart = (instant: number) => Math.floor(instant / HOUR_MS) * HOUR_MS;
+const isHourStart = (instant: Date) => instant.getTime() % HOUR_MS === 0;
+const isHourEnd = (instant: Date) => (instant.getTime() + 1) % HOUR_MS === 0;
+
+async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom?: number, wholeTo?: number): Promise<number> {
+  const first = wholeFrom === undefined ? { day: FIRST_DAY, hour: 0 } : hourOf(wholeFrom);
+  const last = wholeTo === undefined ? { day: LAST_DAY, hour: 23 } : hourOf(wholeTo - 1);
+  const firstSk = args.daySk(first.day);
+  const lastSk = args.daySk(last.day);
+  let total = 0;
+  for (const { sk, cells } of await counted.readRange(args.pk, firstSk, lastSk)) {
+    // Edge days count from or up to their edge hour; days between, every hour.
+    const fromHour = sk === firstSk ? first.hour : 0;
+    const toHour = sk === lastSk ? last.hour : 23;
+    for (let hour = fromHour; hour <= toHour; hour++) {
+      for (const cell of args.cells(String(hour).padStart(2, '0'))) total += cells[cell] ?? 0;
+    }
+  }
+  return total;
+}
+
+function hourOf(instant: number): { day: string; hour: number } {
+  const date = new Date(instant);
+  return { day: date.toISOString().slice(0, 10), hour: date.getUTCHours() };
 }

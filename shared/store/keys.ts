@@ -17,6 +17,8 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
+ * | Count   | ACCOUNT#<id>#COUNTS | <counter name> |                          |                     |
+ * (an entity with an unfinished counted change: gsi12pk CNTPEND#<0..15>, gsi12sk <change id>)
  */
 
 export const GSI1 = 'gsi1';
@@ -75,7 +77,32 @@ export const keys = {
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),
+
+  /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
+  counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),
+  accountCounts,
+  /** An entity with an unfinished counted change, in gsi12 by the change's id (a ULID), spread over PENDING_SHARDS partitions. */
+  countedPending: (opId: string) => ({ gsi12pk: countedPendingShard(shardOf(opId)), gsi12sk: opId }),
+  countedPendingShard,
 };
+
+/** Partitions of gsi12's unfinished counted changes. */
+export const PENDING_SHARDS = 16;
+
+function countedPendingShard(shard: number): string {
+  return `CNTPEND#${shard}`;
+}
+
+/** FNV-1a of the id, so the changes of one instant spread over the shards. */
+function shardOf(opId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < opId.length; i++) hash = Math.imul(hash ^ opId.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % PENDING_SHARDS;
+}
+
+function accountCounts(accountId: number): string {
+  return `ACCOUNT#${accountId}#COUNTS`;
+}
 
 function clickBatchesAt(minute: string): string {
   return `CLICKBATCHES#${minute}`;

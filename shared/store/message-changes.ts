@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../domain/campaigns';
 import type { CampaignState } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
+import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
 import { CountedWrites, type CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
@@ -33,7 +33,7 @@ const MAX_ATTEMPTS = 20;
 export class MessageChanges {
   constructor(
     private readonly store: Store,
-    readonly counted: CountedWrites = new CountedWrites(store, randomUUID),
+    readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
   ) {}
 
   async create(message: Message, campaign: CampaignState): Promise<void> {

@@ -3,7 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../domain/campaigns';
 import { NOT_YET_SENT_STATUSES, sortableText } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
-import type { Key } from './keys';
+import { type Key, keys } from './keys';
 
 /**
  * A message's index keys and counter cells (docs/data-model.md §4.2, §4.5, §5). Every list
@@ -165,8 +165,8 @@ export function messageCells(m: MessageKeyFields): string[] {
 
 /** Counter items (the account's counts partition) and the hourly cell an instant falls in. */
 export const messageCounters = {
-  all: (accountId: number): Key => ({ pk: `ACCOUNT#${accountId}#COUNTS`, sk: 'MESSAGES' }),
+  all: (accountId: number): Key => keys.counts(accountId, 'MESSAGES'),
   /** Per UTC day: C created, S sent (startSendAt), U status updated. */
-  day: (accountId: number, kind: 'C' | 'S' | 'U', day: string): Key => ({ pk: `ACCOUNT#${accountId}#COUNTS`, sk: `MESSAGES#${kind}#${day}` }),
+  day: (accountId: number, kind: 'C' | 'S' | 'U', day: string): Key => keys.counts(accountId, `MESSAGES#${kind}#${day}`),
   hourCell: (hour: string) => `h${hour}`,
 };

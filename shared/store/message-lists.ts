@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type CampaignState,
@@ -12,6 +11,7 @@ import {
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
 import { batchGetAll } from './batch';
+import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
 import { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
@@ -48,7 +48,7 @@ interface Driver {
 export class IndexedMessageLists implements MessageLists {
   constructor(
     private readonly store: Store,
-    private readonly counted: CountedWrites = new CountedWrites(store, randomUUID),
+    private readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
