@@ -15,29 +15,31 @@ describe('deferred sweeper', () => {
   });
   afterAll(() => service.close());
 
-  it('finishes a counted change crashed after its entity write, once it is a minute old', async () => {
-    // Prepare: the runtime on a fake clock; a change that crashed after its entity write
-    let now = Date.now();
-    service.runtime.clock = () => new Date(now);
-    const { store } = service.runtime;
-    const run = 'sweep';
-    await createThing(store, service.runtime.counted, run, 1, 'a');
+  /** A change of thing `n` from a to b, crashed right after its entity write, made `ageMs` ago. */
+  async function crashedChange(run: string, n: number, ageMs: number): Promise<void> {
+    const { store, counted } = service.runtime;
+    await createThing(store, counted, run, n, 'a');
     const crashed = crashingStore(store, 1);
-    await changeThing(crashed, new CountedWrites(crashed, () => ulid(now), { clock: () => new Date(now) }), run, 1, 'a', 'b').catch((error) => {
+    const writes = new CountedWrites(crashed, () => ulid(Date.now() - ageMs));
+    await changeThing(crashed, writes, run, n, 'a', 'b').catch((error) => {
       if (!(error instanceof Crash)) throw error;
     });
+  }
 
-    // Act: a sweep right away, and one a minute later
-    const early = await sweep();
-    const leftover = await countsOf(service.runtime.counted, run, ['a', 'b']);
-    now += 61_000;
-    const late = await sweep();
+  it('finishes counted changes crashed over a minute ago, and leaves younger ones to their writers', async () => {
+    // Prepare
+    await crashedChange('old', 1, 61_000);
+    await crashedChange('young', 1, 0);
+
+    // Act
+    const { recovered } = await sweep();
 
     // Assess
-    expect(early.recovered).toBe(0);
-    expect(leftover).toEqual(truthOf(['a']));
-    expect(late.recovered).toBe(1);
-    expect(await countsOf(service.runtime.counted, run, ['a', 'b'])).toEqual(truthOf(['b']));
-    expect((await thing(store, run, 1))?.cntOp).toBeUndefined();
+    const { counted, store } = service.runtime;
+    expect(recovered).toBe(1);
+    expect(await countsOf(counted, 'old', ['a', 'b'])).toEqual(truthOf(['b']));
+    expect((await thing(store, 'old', 1))?.cntOp).toBeUndefined();
+    expect(await countsOf(counted, 'young', ['a', 'b'])).toEqual(truthOf(['a']));
+    expect((await thing(store, 'young', 1))?.cntOp).toBeDefined();
   });
 });

@@ -132,7 +132,7 @@ describe('a data directory of the previous version', () => {
       delete process.env.DATA_DIR;
     }
     expect(first).toEqual(expect.objectContaining({ completed: false }));
-    expect(upgrades.map((upgrade) => upgrade.entity)).toEqual(expect.arrayContaining(['Link']));
+    expect(upgrades.map((upgrade) => upgrade.entity)).toEqual(['Link', 'Message']);
     expect(first.upgraded).toBeGreaterThan(0);
     expect(first.upgraded).toBeLessThan(upgradable(upgrades));
     expect(second).toEqual(expect.objectContaining({ completed: true, resumed: true }));

@@ -84,6 +84,38 @@ describe('CountedWrites', () => {
     expect((await counted().read([{ pk: `COUNTS#${run}`, sk: 'ALL' }], true))[0]).toEqual({ n_a: 2 });
   });
 
+  it('counts a change once when finish() is tried again after a step failed', async () => {
+    // Prepare: a store whose first put of a side item fails (throttled, say)
+    const run = newRun();
+    let failed = false;
+    const flaky = {
+      tableName: store.tableName,
+      db: {
+        send: (command: { constructor: { name: string } }) => {
+          if (command.constructor.name === 'PutCommand' && !failed) {
+            failed = true;
+            return Promise.reject(new Error('throttled'));
+          }
+          return store.db.send(command as never);
+        },
+      },
+    } as unknown as Store;
+    const writes = counted(flaky);
+    const marked = writes.mark({
+      counters: [{ key: { pk: `COUNTS#${run}`, sk: 'ALL' }, add: { n_a: 1 } }],
+      puts: [{ pk: `TAGS#${run}`, sk: '1#a' }],
+    });
+    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...thingKey(run, 1), state: 'a', ...marked.set } }));
+
+    // Act
+    await expect(writes.finish(thingKey(run, 1), marked)).rejects.toThrow('throttled');
+    await writes.finish(thingKey(run, 1), marked);
+
+    // Assess
+    expect((await counted().read([{ pk: `COUNTS#${run}`, sk: 'ALL' }], true))[0]).toEqual({ n_a: 1 });
+    expect(await tagsOf(store, run)).toEqual(['1#a']);
+  });
+
   it('reads missing counter items as empty and leaves bookkeeping out of the cells', async () => {
     // Prepare
     const run = newRun();
