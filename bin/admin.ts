@@ -1,6 +1,7 @@
 import { AppError } from '../shared/domain/errors';
 import { run } from './admin/commands';
 import { connect } from './admin/connect';
+import { runMigrate } from './admin/migrate';
 import { parseCommandLine, printUsageError, USAGE, USAGE_ERROR, UsageError } from './admin/usage';
 
 // The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
@@ -8,7 +9,7 @@ import { parseCommandLine, printUsageError, USAGE, USAGE_ERROR, UsageError } fro
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /**
- * The admin CLI: accounts, API keys and link moderation, straight on the store.
+ * The admin CLI: accounts, API keys, link moderation and the data migration, straight on the store.
  *
  * Where the store is: DYNAMODB_ENDPOINT if set; with --aws, DynamoDB itself (TABLE_NAME,
  * AWS_REGION and the usual AWS credentials); otherwise the local data directory
@@ -19,6 +20,15 @@ const { values, positionals } = parseCommandLine();
 
 async function main(): Promise<number> {
   const [group, command, ...args] = positionals;
+  if (group === 'migrate' && !command) {
+    const connection = await connect(values.aws);
+    try {
+      await runMigrate(connection.runtime, values);
+      return 0;
+    } finally {
+      await connection.close();
+    }
+  }
   if (values.help || !group || !command) {
     console.log(USAGE);
     return values.help ? 0 : USAGE_ERROR;

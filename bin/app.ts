@@ -3,6 +3,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { apiLimitsFromContext } from '../lib/api';
 import { ServiceStack } from '../lib/service-stack';
+import { tableIndexesFromContext } from '../lib/storage';
 
 /**
  * The CDK app. Optional context, e.g. `cdk deploy -c shortDomain=go.example.com
@@ -10,7 +11,9 @@ import { ServiceStack } from '../lib/service-stack';
  * domain of one's own; `-c smsGateway=aws -c awsSmsConfigurationSet=NAME
  * [-c awsSmsOriginationIdentity=ID]` sends through AWS End User Messaging SMS;
  * `-c apiThrottleRate=N [-c apiThrottleBurst=N]` sets the HTTP API's stage throttle and
- * `-c apiRateLimit=N` each account's default requests per second (API_RATE_LIMIT).
+ * `-c apiRateLimit=N` each account's default requests per second (API_RATE_LIMIT);
+ * `-c tableIndexes=N` declares only the table's first N indexes, to add them to an
+ * existing table one deployment at a time (docs/data-model.md, section 9).
  */
 const app = new App();
 const shortDomain = context(app, 'shortDomain');
@@ -36,6 +39,7 @@ const kannel =
 const configurationSetName = context(app, 'awsSmsConfigurationSet');
 if (smsGateway === 'aws' && !configurationSetName) throw new Error('smsGateway=aws needs -c awsSmsConfigurationSet=NAME');
 const originationIdentity = context(app, 'awsSmsOriginationIdentity');
+const { indexes: tableIndexes } = tableIndexesFromContext(app);
 
 new ServiceStack(app, 'Shortsms', {
   description: 'shortsms: short links and SMS',
@@ -45,6 +49,7 @@ new ServiceStack(app, 'Shortsms', {
   ...(kannel && { kannel }),
   ...(smsGateway === 'aws' && configurationSetName && { awsSms: { configurationSetName, ...(originationIdentity && { originationIdentity }) } }),
   ...apiLimitsFromContext(app),
+  ...(tableIndexes !== undefined && { tableIndexes }),
 });
 
 // cdk-nag's AwsSolutions pack on every synth: a finding not acknowledged (lib/nag.ts) fails it.

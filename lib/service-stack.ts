@@ -28,6 +28,8 @@ export interface ServiceStackProps extends StackProps {
   readonly apiThrottle?: ApiThrottle;
   /** API_RATE_LIMIT: requests per second per account, per container (the code's default unless given). */
   readonly apiRateLimit?: number;
+  /** How many of the table's indexes to declare (all unless given): the one-index-per-deploy upgrade. */
+  readonly tableIndexes?: number;
 }
 
 export interface KannelGatewayProps {
@@ -61,7 +63,7 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     const { projectRoot, shortDomain } = props;
     this.#projectRoot = projectRoot;
-    this.storage = new Storage(this, 'Storage');
+    this.storage = new Storage(this, 'Storage', { ...(props.tableIndexes !== undefined && { indexes: props.tableIndexes }) });
     const { table } = this.storage;
     this.clicks = new Clicks(this, 'Clicks', { projectRoot, table });
     this.redirect = new Redirect(this, 'ShortLinks', { projectRoot, table, clickQueue: this.clicks.queue, ...(shortDomain && { shortDomain }) });

@@ -15,7 +15,10 @@ import { ulid } from 'ulid';
  *
  * How the accounts are seeded: not through the API (100,000 Link/Create calls would take
  * long and measure nothing), but with BatchWriteItem, 25 items per request, of items built
- * the way the repositories build them: a link is `{ ...keys.link(id), ...keys.linkIndex(
+ * the way the previous version's repositories built them (no schema, no list index keys),
+ * then brought to the current layout by the migration `admin migrate` runs (timed, with
+ * the read and write units it consumed), exactly as an upgraded installation gets there.
+ * The previous shapes: a link is `{ ...keys.link(id), ...keys.linkIndex(
  * accountId, createdAt, id), entity: 'Link', ...withoutNulls(link) }` (LinksRepository's
  * toItem), a message `{ ...keys.message(id), ...keys.messageIndex(accountId, createdAt, id),
  * entity: 'Message', ...withoutNulls(message) }` (MessagesRepository.create) and its
@@ -38,9 +41,11 @@ import { ulid } from 'ulid';
  * BENCH_SMALL_MESSAGES (1,000), BENCH_BIG_MESSAGES (50,000), BENCH_ROUNDS (7 timed calls
  * per case, after one warm-up), BENCH_ONLY (`links` or `messages`). The local runtime
  * shares the machine's cores with dynalite and with whatever else runs there: latencies
- * are noisy, RRU are exact. Run time on two shared cores: about 34 minutes at the
- * defaults (seeding under 2 of them; every call on the big account reads it all, 4-11 s),
- * 1.3 GB of memory; about a minute with BENCH_BIG_LINKS=3000 BENCH_BIG_MESSAGES=3000.
+ * are noisy, RRU are exact. Run time on two shared cores, measured before the lists read
+ * indexes and without the migration: about 34 minutes at the defaults (seeding under 2 of
+ * them; every call on the big account read it all, 4-11 s), 1.3 GB of memory. A small
+ * run to check it works: BENCH_SMALL_LINKS=200 BENCH_BIG_LINKS=2000
+ * BENCH_SMALL_MESSAGES=200 BENCH_BIG_MESSAGES=1000 BENCH_ROUNDS=3.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 process.env.AUTH_CACHE_TTL_MS = '600000'; // a warm container: the key was checked a moment ago
@@ -133,18 +138,20 @@ async function main(): Promise<void> {
   const { keys } = await import('../shared/store/keys');
   const { withoutNulls } = await import('../shared/store/items');
   const { LinkCodec } = await import('../shared/domain/link-code');
+  const { migrate } = await import('../shared/store/migration');
+  const { itemUpgrades } = await import('../shared/store/item-upgrades');
   const started = Date.now();
   const local = await startLocal({ port: 0 });
   const rt = local.runtime;
   const { store } = rt;
-  const units = { read: 0 };
+  const units = { read: 0, write: 0 };
   store.db.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-      if (!/Put|Update|Delete|Write/.test(context.commandName ?? ''))
-        for (const capacity of [consumed ?? []].flat()) units.read += capacity.CapacityUnits ?? 0;
+      const kind = /Put|Update|Delete|Write/.test(context.commandName ?? '') ? 'write' : 'read';
+      for (const capacity of [consumed ?? []].flat()) units[kind] += capacity.CapacityUnits ?? 0;
       return result;
     },
     { step: 'initialize', name: 'consumedCapacity' },
@@ -321,6 +328,18 @@ async function main(): Promise<void> {
     return { campaignIds: [firstCampaign + Math.floor(n / 3), firstCampaign + Math.floor(n / 2), firstCampaign + n - 2], to: recipients[1]! };
   };
 
+  /** Brings the seeded items to the current layout, as `admin migrate` does, and says what it cost. */
+  const migrateSeeded = async () => {
+    const start = performance.now();
+    units.read = 0;
+    units.write = 0;
+    const result = await migrate(store, itemUpgrades(rt));
+    const seconds = (performance.now() - start) / 1000;
+    const line = `${result.seen} items seen, ${result.upgraded} upgraded in ${seconds.toFixed(1)} s (${(result.seen / seconds).toFixed(0)} items/s), ${units.read.toFixed(0)} RRU, ${units.write.toFixed(0)} WRU`;
+    process.stderr.write(`migrated: ${line}\n`);
+    return line;
+  };
+
   const call = async (account: Account, path: string, body: Record<string, string>) => {
     const response = await fetch(`${local.baseUrl}/service/${path}?apiKey=${account.key}`, {
       method: 'POST',
@@ -379,11 +398,24 @@ async function main(): Promise<void> {
       return { ...body, 'pagination[pageSize]': '100', 'pagination[currentPage]': String(Math.max(0, Math.ceil(totalItemCount / 100) - 1)) };
     };
 
+    const linkSamples = new Map<number, Awaited<ReturnType<typeof seedLinks>>>();
     if (ONLY !== 'messages') {
       const seedStart = Date.now();
-      const samples = new Map<number, Awaited<ReturnType<typeof seedLinks>>>();
-      for (const account of accounts) samples.set(account.id, await seedLinks(account, SIZES[account.name].links));
+      for (const account of accounts) linkSamples.set(account.id, await seedLinks(account, SIZES[account.name].links));
       process.stderr.write(`seeded ${SIZES.small.links} + ${SIZES.big.links} links in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`);
+    }
+    const messageSamples = new Map<number, Awaited<ReturnType<typeof seedMessages>>>();
+    if (ONLY !== 'links') {
+      const seedStart = Date.now();
+      for (const account of accounts) messageSamples.set(account.id, await seedMessages(account, SIZES[account.name].messages));
+      process.stderr.write(
+        `seeded ${SIZES.small.messages} + ${SIZES.big.messages} messages (and as many campaigns) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`,
+      );
+    }
+    const migrated = await migrateSeeded();
+
+    if (ONLY !== 'messages') {
+      const samples = linkSamples;
       const rows: Row[] = [];
       const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) =>
         compare(rows, name, 'Link/List', body);
@@ -392,7 +424,9 @@ async function main(): Promise<void> {
         for (const direction of ['ASC', 'DESC']) await list(`sort[${field}]=${direction}`, () => ({ [`sort[${field}]`]: direction }));
       }
       await list('criteria[status]=0', () => ({ 'criteria[status]': '0' }));
+      await list('criteria[status]=1', () => ({ 'criteria[status]': '1' }));
       await list('criteria[moderatorStatus]=0 (0.1%)', () => ({ 'criteria[moderatorStatus]': '0' }));
+      await list('criteria[moderatorStatus]=1', () => ({ 'criteria[moderatorStatus]': '1' }));
       await list('createTsFrom/To (one week)', () => ({ 'criteria[createTsFrom]': weekFrom, 'criteria[createTsTo]': weekTo }));
       await list('status=1 + week + sort[clickCnt]=DESC', () => ({
         'criteria[status]': '1',
@@ -409,18 +443,13 @@ async function main(): Promise<void> {
     }
 
     if (ONLY !== 'links') {
-      const seedStart = Date.now();
-      const samples = new Map<number, Awaited<ReturnType<typeof seedMessages>>>();
-      for (const account of accounts) samples.set(account.id, await seedMessages(account, SIZES[account.name].messages));
-      process.stderr.write(
-        `seeded ${SIZES.small.messages} + ${SIZES.big.messages} messages (and as many campaigns) in ${((Date.now() - seedStart) / 1000).toFixed(0)} s\n`,
-      );
+      const samples = messageSamples;
       const rows: Row[] = [];
       const list = (name: string, body: (account: Account) => Record<string, string> | Promise<Record<string, string>>) =>
         compare(rows, name, 'Message/List', body);
       await list('no criteria (page 0 of 25)', () => ({}));
       for (const field of ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum']) {
-        await list(`sort[${field}]=ASC`, () => ({ [`sort[${field}]`]: 'ASC' }));
+        for (const direction of ['ASC', 'DESC']) await list(`sort[${field}]=${direction}`, () => ({ [`sort[${field}]`]: direction }));
       }
       await list('criteria[campaignIds] (3 ids)', (account) => ({ 'criteria[campaignIds]': samples.get(account.id)!.campaignIds.join(',') }));
       await list('criteria[status]=UNDELIV', () => ({ 'criteria[status]': 'UNDELIV' }));
@@ -428,8 +457,11 @@ async function main(): Promise<void> {
       await list('criteria[to]: whole number', (account) => ({ 'criteria[to]': samples.get(account.id)!.to }));
       await list('criteria[to]: prefix 4477009', () => ({ 'criteria[to]': '4477009' }));
       await list('criteria[to]: suffix (last 5 digits)', (account) => ({ 'criteria[to]': samples.get(account.id)!.to.slice(-5) }));
+      await list('criteria[to]: middle digits', (account) => ({ 'criteria[to]': samples.get(account.id)!.to.slice(3, 8) }));
       await list('criteria[text] (a repeated text)', () => ({ 'criteria[text]': TEXTS[1]! }));
       await list('criteria[campaignStatus]=MODERATION', () => ({ 'criteria[campaignStatus]': 'MODERATION' }));
+      await list('criteria[campaignStatus]=NOT_YET_SENT', () => ({ 'criteria[campaignStatus]': 'NOT_YET_SENT' }));
+      await list('criteria[campaignStatus]=DEFERRED', () => ({ 'criteria[campaignStatus]': 'DEFERRED' }));
       for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
         await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
       }
@@ -444,7 +476,8 @@ async function main(): Promise<void> {
     console.log('\nbench:list');
     console.log(`  p50 latency of ${ROUNDS} calls over HTTP after one warm-up, and DynamoDB read units (RRU) per call, small vs big account.`);
     console.log('  Local runtime (dynalite) on a shared machine: latencies are noisy, RRU are what DynamoDB would charge.');
-    console.log('  Seeded by BatchWriteItem of items built as the repositories build them (see the header of scripts/bench-list.ts).');
+    console.log('  Seeded by BatchWriteItem of items shaped as the previous version wrote them (see the header of scripts/bench-list.ts),');
+    console.log(`  then migrated (admin migrate): ${migrated}.`);
     for (const { title, rows } of sections) {
       console.log(`\n  ${title}`);
       console.log(

@@ -23,6 +23,8 @@ import { createStore, type Store } from './store/client';
 import { CountedWrites } from './store/counted-writes';
 import { IdAllocator } from './store/id-allocator';
 import { LinksRepository } from './store/links-repo';
+import { MessageChanges } from './store/message-changes';
+import { IndexedMessageLists } from './store/message-lists';
 import { MessagesRepository } from './store/messages-repo';
 import { ScheduleRepository } from './store/schedule-repo';
 import { SettingsRepository } from './store/settings-repo';
@@ -81,14 +83,15 @@ export function installApiRuntime(installed: ApiRuntime): void {
 export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides = {}): ApiRuntime {
   const store = createStore(config);
   const settings = new SettingsRepository(store);
-  const messageStore = new MessagesRepository(store);
-  const campaigns = new CampaignsRepository(store);
   const schedule = new ScheduleRepository(store, settings);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();
   // Counted changes time their steps by the real clock: it is about live processes, not business time.
   const counted = new CountedWrites(store, () => ulidAt(systemClock()));
   const linksRepository = new LinksRepository(store, counted);
+  const messageChanges = new MessageChanges(store, counted);
+  const messageStore = new MessagesRepository(store, messageChanges);
+  const campaigns = new CampaignsRepository(store, messageChanges);
   const queues =
     overrides.queues ??
     (config.clickQueueUrl || config.smsQueueUrl || config.webhookQueueUrl
@@ -121,6 +124,7 @@ export function createApiRuntime(config: Config, overrides: ApiRuntimeOverrides 
   const messaging = createMessaging({
     ports: overrides.sendingPorts ? overrides.sendingPorts(ports) : ports,
     webhookQueue: { enqueue: (eventId) => queues.send('webhooks', webhookBody(eventId)) },
+    messageLists: new IndexedMessageLists(store, counted),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

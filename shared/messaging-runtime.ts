@@ -1,7 +1,7 @@
 import { CampaignFollowUp } from './domain/campaign-follow-up';
 import type { LinkService } from './domain/link-service';
 import { MessageExpiry } from './domain/message-expiry';
-import type { WebhookQueue } from './domain/message-ports';
+import type { MessageLists, WebhookQueue } from './domain/message-ports';
 import { MessageQueries } from './domain/message-queries';
 import { MessageSending, type MessageSendingDeps } from './domain/message-sending';
 import { Moderation } from './domain/moderation';
@@ -20,6 +20,7 @@ export interface Messaging {
 
 export interface MessagingDeps extends MessageSendingDeps {
   webhookQueue: WebhookQueue;
+  messageLists: MessageLists;
   links: Pick<LinkService, 'create' | 'shortLinkOf' | 'getMany'>;
 }
 
@@ -52,7 +53,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   });
   return {
     sending,
-    messageQueries: new MessageQueries({ messages: ports.messages, campaigns: ports.campaigns, links: deps.links }),
+    messageQueries: new MessageQueries({ lists: deps.messageLists, campaigns: ports.campaigns, links: deps.links }),
     moderation: new Moderation({ ports, statusChanges, clock }),
     scheduler,
     statusChanges,

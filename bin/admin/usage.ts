@@ -33,6 +33,10 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
                                           one unless given, 16+ characters) once
   webhook list ACCOUNT_ID
   webhook remove ACCOUNT_ID WEBHOOK_ID
+  migrate [--segments N] [--restart]      bring items written by the previous version to
+                                          the current layout; resumes a stopped run
+                                          (--segments: parallel Scan segments, default 4;
+                                          --restart: a new pass, ignoring a stopped run)
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 
@@ -42,6 +46,8 @@ export const OPTIONS = {
   currency: { type: 'string' },
   comment: { type: 'string' },
   'rate-limit': { type: 'string' },
+  segments: { type: 'string' },
+  restart: { type: 'boolean', default: false },
   aws: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },

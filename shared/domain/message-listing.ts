@@ -1,9 +1,13 @@
 import type { Campaign, CampaignStatus } from './campaigns';
 import type { MessageStatus } from './message-status';
 import type { Message } from './messages';
-import { type Pagination, page, type SortOrder, sortBy } from './paging';
+import type { Pagination, SortDirection, SortOrder } from './paging';
 
-/** Message/List, as pure functions over messages already read: which match, in what order, which page. */
+/**
+ * Message/List as pure functions over messages already read: which match, in what order,
+ * which page. The store answers from its indexes (shared/store/message-lists.ts); this is
+ * the rule it follows, and the reference its tests compare it with.
+ */
 
 export type MessageSortField = 'campaignId' | 'from' | 'to' | 'text' | 'status' | 'startSendTs' | 'statusUpdateTs' | 'segNum';
 
@@ -11,7 +15,7 @@ export type MessageSortField = 'campaignId' | 'from' | 'to' | 'text' | 'status' 
 export interface MessageQuery {
   campaignIds?: number[];
   from?: string;
-  /** Substring of the recipient number. */
+  /** Digits of the recipient number: see matchingTo. */
   to?: string;
   /** The whole text. */
   text?: string;
@@ -21,6 +25,7 @@ export interface MessageQuery {
   campaignStatus?: CampaignStatus | 'NOT_YET_SENT' | 'DEFERRED';
   campaignCreatedFrom?: Date;
   campaignCreatedTo?: Date;
+  /** A campaign's sending time is its message's startSendAt (one message per campaign). */
   campaignSentFrom?: Date;
   campaignSentTo?: Date;
   startSendFrom?: Date;
@@ -32,39 +37,59 @@ export interface MessageQuery {
 }
 
 export interface MessageListing {
-  items: { message: Message; campaign: Campaign | undefined }[];
+  items: { message: Message }[];
   totalItemCount: number;
 }
 
-const NOT_YET_SENT: ReadonlySet<CampaignStatus> = new Set(['NEW', 'MODERATION', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND']);
-
-/** Whether the query needs the messages' campaigns (their status or sending time). */
-export function needsCampaigns(query: MessageQuery): boolean {
-  return query.campaignStatus !== undefined || query.campaignSentFrom !== undefined || query.campaignSentTo !== undefined;
+/** What a message knows of its campaign (copied onto it when the campaign moves). */
+export interface CampaignState {
+  status: CampaignStatus;
+  /** The campaign had a deferred sending time. */
+  deferred: boolean;
 }
 
-/** The query's criteria as one predicate over a message and its campaign (if read). */
-export function matchingMessage(query: MessageQuery): (message: Message, campaign: Campaign | undefined) => boolean {
+export const NOT_YET_SENT_STATUSES: readonly CampaignStatus[] = ['NEW', 'MODERATION', 'READY_FOR_SEND', 'AUTO_READY_FOR_SEND'];
+/** How much of a text the text sort compares: its first 200 characters (an index key holds 1,024 bytes). */
+export const TEXT_SORT_CHARACTERS = 200;
+
+export function sortableText(text: string): string {
+  return [...text].slice(0, TEXT_SORT_CHARACTERS).join('');
+}
+
+export function campaignStateOf(campaign: Pick<Campaign, 'status' | 'deferredTo'>): CampaignState {
+  return { status: campaign.status, deferred: campaign.deferredTo !== null };
+}
+
+/**
+ * `criteria[to]` as the indexes answer it: numbers that start or end with the digits; only
+ * when no number of the account does is it containment anywhere in the number (a read of
+ * every number, in pages). `anyAffix` says whether some number of the account starts or ends with them.
+ */
+export function matchingTo(digits: string, anyAffix: boolean): (to: string) => boolean {
+  return anyAffix ? (to) => to.startsWith(digits) || to.endsWith(digits) : (to) => to.includes(digits);
+}
+
+/** The query's criteria as one predicate over a message and its campaign's state. */
+export function matchingMessage(query: MessageQuery, anyAffix = true): (message: Message, campaign: CampaignState | undefined) => boolean {
   const campaignIds = query.campaignIds ? new Set(query.campaignIds) : undefined;
+  const to = query.to === undefined ? undefined : matchingTo(query.to, anyAffix);
   return (message, campaign) =>
     (campaignIds === undefined || campaignIds.has(message.campaignId)) &&
     (query.from === undefined || message.from === query.from) &&
-    (query.to === undefined || message.to.includes(query.to)) &&
+    (to === undefined || to(message.to)) &&
     (query.text === undefined || message.text === query.text) &&
     (query.status === undefined || message.status === query.status) &&
     (query.groups === undefined || query.groups.length === 0) &&
     matchesCampaignStatus(campaign, query.campaignStatus) &&
     within(message.createdAt, query.campaignCreatedFrom, query.campaignCreatedTo) &&
-    within(campaign?.sentAt, query.campaignSentFrom, query.campaignSentTo) &&
+    within(message.startSendAt, query.campaignSentFrom, query.campaignSentTo) &&
     within(message.startSendAt, query.startSendFrom, query.startSendTo) &&
     within(message.statusUpdatedAt, query.statusUpdateFrom, query.statusUpdateTo);
 }
 
 /** The value a message sorts by in one field. */
-export function messageSortValue(message: Message, field: MessageSortField | 'id'): string | number | null {
+export function messageSortValue(message: Message, field: MessageSortField): string | number | null {
   switch (field) {
-    case 'id':
-      return message.id;
     case 'campaignId':
       return message.campaignId;
     case 'from':
@@ -72,7 +97,7 @@ export function messageSortValue(message: Message, field: MessageSortField | 'id
     case 'to':
       return message.to;
     case 'text':
-      return message.text;
+      return sortableText(message.text);
     case 'status':
       return message.status;
     case 'startSendTs':
@@ -84,17 +109,56 @@ export function messageSortValue(message: Message, field: MessageSortField | 'id
   }
 }
 
-/** Filters, sorts and pages the account's messages; `campaigns` holds what needsCampaigns asked for. */
-export function listMessages(messages: Message[], campaigns: ReadonlyMap<number, Campaign>, query: MessageQuery): MessageListing {
-  const matches = matchingMessage(query);
+/**
+ * The order of a list: by each sort field in its direction, then by creation and id in the
+ * first field's direction (newest first without a sort). Strings compare by code point, as
+ * DynamoDB compares UTF-8 bytes; an absent value sorts lowest.
+ */
+export function messageOrder(sort: SortOrder<MessageSortField>): (a: Message, b: Message) => number {
+  const tieDirection: SortDirection = sort[0]?.direction ?? 'DESC';
+  return (a, b) => {
+    for (const { field, direction } of sort) {
+      const difference = compareValues(messageSortValue(a, field), messageSortValue(b, field));
+      if (difference !== 0) return direction === 'ASC' ? difference : -difference;
+    }
+    const difference = compareValues(a.createdAt, b.createdAt) || a.id - b.id;
+    return tieDirection === 'ASC' ? difference : -difference;
+  };
+}
+
+/** Filters, sorts and pages the account's messages; `campaigns` holds each message's campaign state by campaign id. */
+export function listMessages(messages: Message[], campaigns: ReadonlyMap<number, CampaignState>, query: MessageQuery): MessageListing {
+  const digits = query.to;
+  const anyAffix = digits !== undefined && messages.some((m) => m.to.startsWith(digits) || m.to.endsWith(digits));
+  const matches = matchingMessage(query, anyAffix);
   const matching = messages.filter((message) => matches(message, campaigns.get(message.campaignId)));
-  // Newest first by default, and as the last tie-break.
-  const order: SortOrder<MessageSortField | 'id'> = [...query.sort, { field: 'id', direction: 'DESC' }];
-  const sorted = sortBy(matching, order, messageSortValue);
+  const sorted = [...matching].sort(messageOrder(query.sort));
+  const { pageSize, currentPage } = query.pagination;
   return {
-    items: page(sorted, query.pagination).map((message) => ({ message, campaign: campaigns.get(message.campaignId) })),
+    items: sorted.slice(currentPage * pageSize, (currentPage + 1) * pageSize).map((message) => ({ message })),
     totalItemCount: matching.length,
   };
+}
+
+/** Code-point order (UTF-8 byte order); numbers by value; null lowest. */
+export function compareValues(a: string | number | null, b: string | number | null): number {
+  if (a === b) return 0;
+  if (a === null) return -1;
+  if (b === null) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return compareCodePoints(String(a), String(b));
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const left = a[Symbol.iterator]();
+  const right = b[Symbol.iterator]();
+  for (;;) {
+    const x = left.next();
+    const y = right.next();
+    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
+    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
+  }
 }
 
 function within(value: string | null | undefined, from?: Date, to?: Date): boolean {
@@ -104,10 +168,10 @@ function within(value: string | null | undefined, from?: Date, to?: Date): boole
   );
 }
 
-function matchesCampaignStatus(campaign: Campaign | undefined, wanted: MessageQuery['campaignStatus']): boolean {
+function matchesCampaignStatus(campaign: CampaignState | undefined, wanted: MessageQuery['campaignStatus']): boolean {
   if (wanted === undefined) return true;
   if (!campaign) return false;
-  if (wanted === 'NOT_YET_SENT') return NOT_YET_SENT.has(campaign.status);
-  if (wanted === 'DEFERRED') return campaign.deferredTo !== null && NOT_YET_SENT.has(campaign.status);
+  if (wanted === 'NOT_YET_SENT') return NOT_YET_SENT_STATUSES.includes(campaign.status);
+  if (wanted === 'DEFERRED') return campaign.deferred && NOT_YET_SENT_STATUSES.includes(campaign.status);
   return campaign.status === wanted;
 }

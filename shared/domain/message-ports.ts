@@ -1,4 +1,5 @@
 import type { Campaign, CampaignStatus } from './campaigns';
+import type { CampaignState, MessageListing, MessageQuery } from './message-listing';
 import type { MessageStatus } from './message-status';
 import type { Message } from './messages';
 import type { ScheduleStore } from './scheduler';
@@ -14,15 +15,20 @@ export interface CampaignStore {
   noteSent(id: number, sentAt: string): Promise<void>;
 }
 
-/** Messages as sending, recovery and listing see them; shared/store/messages-repo.ts implements it. */
+/** Messages as sending and recovery see them; shared/store/messages-repo.ts implements it. */
 export interface MessageRecords {
-  create(message: Message): Promise<void>;
+  /** A new message, with its campaign's state copied onto it (what the list criteria on the campaign read). */
+  create(message: Message, campaign: CampaignState): Promise<void>;
   get(id: number): Promise<Message | undefined>;
   /** Flags a claimed message whose submit never got an answer (see SmsDispatcher). */
   markAmbiguous(id: number, reason: string, at: Date): Promise<void>;
   /** Moves the message to `status` unless it is further along; the message after, or undefined. */
   applyStatus(id: number, status: MessageStatus, at: Date): Promise<Message | undefined>;
-  listByAccount(accountId: number): Promise<Message[]>;
+}
+
+/** Message/List over the account's messages; shared/store/message-lists.ts answers it from the indexes. */
+export interface MessageLists {
+  list(accountId: number, query: MessageQuery): Promise<MessageListing>;
 }
 
 /** The send queue the SMS worker reads. */

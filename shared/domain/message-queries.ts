@@ -1,29 +1,26 @@
 import type { Account } from './accounts';
 import type { LinkService } from './link-service';
 import type { Link } from './links';
-import { listMessages, type MessageListing, type MessageQuery, needsCampaigns } from './message-listing';
-import type { CampaignStore, MessageRecords } from './message-ports';
+import type { MessageListing, MessageQuery } from './message-listing';
+import type { CampaignStore, MessageLists } from './message-ports';
 import { notFoundCampaign } from './moderation';
 
 /** The reads of messages and campaigns the API offers: Message/List and Link/GetLinks. */
 export class MessageQueries {
   constructor(
     private readonly deps: {
-      messages: Pick<MessageRecords, 'listByAccount'>;
-      campaigns: Pick<CampaignStore, 'get' | 'getMany'>;
+      lists: MessageLists;
+      campaigns: Pick<CampaignStore, 'get'>;
       links: Pick<LinkService, 'getMany'>;
     },
   ) {}
 
   /**
-   * Message/List. Reads the account's messages from its index partition (and their
-   * campaigns, 100 per read), then filters, sorts and pages in memory: every criterion
-   * and sort costs the same, in proportion to the account's messages.
+   * Message/List, by the rule of domain/message-listing.ts: the store answers it from its
+   * indexes, at a cost that follows the page (docs/data-model.md §4.2).
    */
-  async list(account: Account, query: MessageQuery): Promise<MessageListing> {
-    const all = await this.deps.messages.listByAccount(account.id);
-    const campaigns = needsCampaigns(query) ? await this.deps.campaigns.getMany([...new Set(all.map((m) => m.campaignId))]) : [];
-    return listMessages(all, new Map(campaigns.map((campaign) => [campaign.id, campaign])), query);
+  list(account: Account, query: MessageQuery): Promise<MessageListing> {
+    return this.deps.lists.list(account.id, query);
   }
 
   /** Link/GetLinks: the links made for the account's campaign; not found for others' campaigns. */

@@ -3,6 +3,7 @@ import { type Campaign, submissionStatus } from './campaigns';
 import { invalidField } from './errors';
 import { fullLinkProblem } from './full-link-rules';
 import type { IdSource, LinkService } from './link-service';
+import { campaignStateOf } from './message-listing';
 import type { SendingPorts } from './message-ports';
 import { isFinal } from './message-status';
 import type { Message } from './messages';
@@ -125,7 +126,7 @@ export class MessageSending {
     };
     // The campaign first: a message is only ever found with its campaign in place.
     await ports.campaigns.create(campaign);
-    await ports.messages.create(message);
+    await ports.messages.create(message, campaignStateOf(campaign));
     if (!moderated && !input.deferredTo) await ports.sendQueue.enqueue(messageId);
     return { campaignId, messageId, status: submissionStatus(campaign) };
   }

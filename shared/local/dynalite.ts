@@ -2,10 +2,12 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as abstractLevel from 'abstract-level';
 import dynalite from 'dynalite';
-import { tableDefinition } from '../store/table';
+import { MigrationProgress } from '../store/migration-progress';
+import { type TableState, upgradeTable } from './table-upgrade';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -95,20 +97,22 @@ async function startInThread(modulePath: string, options: { path?: string; port?
   };
 }
 
-/** Creates the service's table unless it exists. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+/**
+ * Creates the service's table unless it exists, and rebuilds one made by an earlier
+ * version with the indexes it lacks (shared/local/table-upgrade.ts). A table created here
+ * holds no items of the previous layout: its migration is recorded as done.
+ */
+export async function ensureTable(endpoint: string, tableName: string): Promise<TableState> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
-    await client.send(new CreateTableCommand(tableDefinition(tableName)));
-    // dynalite makes the table ACTIVE on a timer: a request that overtakes it is refused.
-    await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1, maxDelay: 1 }, { TableName: tableName });
+    const state = await upgradeTable(client, tableName);
+    if (state === 'created')
+      await new MigrationProgress({ tableName, db: DynamoDBDocumentClient.from(client) }).markCompleted(new Date().toISOString());
+    return state;
   } finally {
     client.destroy();
   }

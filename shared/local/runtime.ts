@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
 import { COUNTED_RECOVERY_AGE_MS } from '../store/counted-writes';
+import { itemUpgrades } from '../store/item-upgrades';
+import { migrate } from '../store/migration';
+import { MigrationProgress } from '../store/migration-progress';
 import { type DemoAccount, ensureDemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
@@ -72,6 +75,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       queues,
       sendingPorts: crashAfter ? (ports) => crashingAfter(ports, crashAfter, () => process.kill(process.pid, 'SIGKILL')) : undefined,
     });
+    await migrateUnlessDone(rt);
     installRuntime(rt);
     health = storeHealthCheck(rt.store);
     const clickAggregator = await import('../../functions/click-aggregator');
@@ -111,6 +115,25 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     await dynamo.close();
     throw error;
   }
+}
+
+/**
+ * A data directory of the previous version (its table now rebuilt with every index) is
+ * migrated before the service answers, so the lists see every item; a stopped migration
+ * resumes here. Once a pass has completed this is one read.
+ */
+async function migrateUnlessDone(rt: Runtime): Promise<void> {
+  if (await new MigrationProgress(rt.store).completed()) return;
+  console.log('Bringing items written by the previous version to the current layout (admin migrate)…');
+  let printed = performance.now();
+  const result = await migrate(rt.store, itemUpgrades(rt), {
+    onPage: ({ seen, upgraded }) => {
+      if (performance.now() - printed < 10_000) return;
+      printed = performance.now();
+      console.log(`  ${upgraded} items upgraded of ${seen} seen so far`);
+    },
+  });
+  console.log(`Migrated: ${result.upgraded} items upgraded of ${result.seen} seen`);
 }
 
 /**

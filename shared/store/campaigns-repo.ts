@@ -6,9 +6,17 @@ import type { Store } from './client';
 import { conditionally } from './conditional';
 import { withoutNulls } from './items';
 import { keys } from './keys';
+import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
 
 export class CampaignsRepository implements CampaignStore {
-  constructor(private readonly store: Store) {}
+  private readonly messages: MessageChanges;
+
+  constructor(
+    private readonly store: Store,
+    messages?: MessageChanges,
+  ) {
+    this.messages = messages ?? new MessageChanges(store);
+  }
 
   async create(campaign: Campaign): Promise<void> {
     await this.store.db.send(
@@ -35,8 +43,19 @@ export class CampaignsRepository implements CampaignStore {
     ).map(fromItem);
   }
 
-  /** Moves the campaign to `status` from one of `from`; with `sentAt`, also records it unless already there. */
+  /**
+   * Moves the campaign to `status` from one of `from`; with `sentAt`, also records it unless
+   * already there. The campaign's status is copied onto its message (what the list's
+   * campaign-status criterion reads), in a write of its own before the campaign's: a move
+   * stopped between the two leaves the campaign where it was, so whatever retries the move
+   * (the scheduler's send task, a repeated approval or decline, the next report) finds its
+   * condition holding and writes both again; the copy is never behind the campaign. A move
+   * refused meanwhile (the campaign moved elsewhere) puts the copy back to the campaign's status.
+   */
   async move(id: number, from: CampaignStatus[], status: CampaignStatus, sentAt?: string): Promise<Campaign | undefined> {
+    const before = await this.get(id);
+    if (!before || !from.includes(before.status)) return undefined;
+    await this.#copyStatus(before.messageId, status);
     const values: Record<string, NativeAttributeValue> = { ':status': status };
     if (sentAt !== undefined) values[':sentAt'] = sentAt;
     for (const [index, value] of from.entries()) values[`:from${index}`] = value;
@@ -55,10 +74,21 @@ export class CampaignsRepository implements CampaignStore {
       );
       updated = result.Attributes && fromItem(result.Attributes);
     });
+    if (!updated) {
+      const now = await this.get(id);
+      if (now) await this.#copyStatus(now.messageId, now.status);
+    }
     return updated;
   }
 
   /** The first sending time stays: reports may finish a campaign in any order. */
+  /** The message's copy of its campaign's status; nothing for a message not written yet (it is created with the campaign's). */
+  async #copyStatus(messageId: number, status: CampaignStatus): Promise<void> {
+    await this.messages.change(messageId, (item) =>
+      item.campaignStatus === status && item.schema === MESSAGE_SCHEMA ? undefined : { campaignStatus: status },
+    );
+  }
+
   async noteSent(id: number, sentAt: string): Promise<void> {
     await conditionally(() =>
       this.store.db.send(

@@ -1,40 +1,40 @@
-import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CampaignState } from '../domain/message-listing';
 import { type MessageStatus, statusesBefore } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { withoutNulls } from './items';
 import { keys } from './keys';
+import { MessageChanges } from './message-changes';
 import { queryAll } from './query';
 
 /**
- * Messages and their status changes. Every change is one conditional UpdateItem whose
- * condition is the status rule (domain/message-status.ts): the message must be in a
+ * Messages and their status changes. Every change that moves an index key or a count is
+ * one conditional UpdateItem through MessageChanges, after the status rule
+ * (domain/message-status.ts) allowed it on the message as read: the message must be in a
  * status that may move to the new one, so a late, repeated or out-of-order report never
- * regresses a message and a final status never changes.
+ * regresses a message and a final status never changes (the write is conditional on the
+ * status it read).
  */
 export class MessagesRepository {
-  constructor(private readonly store: Store) {}
+  readonly #changes: MessageChanges;
 
-  async create(message: Message): Promise<void> {
-    await this.store.db.send(
-      new PutCommand({
-        TableName: this.store.tableName,
-        Item: {
-          ...keys.message(message.id),
-          ...keys.messageIndex(message.accountId, message.createdAt, message.id),
-          entity: 'Message',
-          ...withoutNulls(message),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+  constructor(
+    private readonly store: Store,
+    changes?: MessageChanges,
+  ) {
+    this.#changes = changes ?? new MessageChanges(store);
+  }
+
+  /** A new message, with its campaign's state copied onto it (the list criteria on the campaign read it there). */
+  create(message: Message, campaign: CampaignState): Promise<void> {
+    return this.#changes.create(message, campaign);
   }
 
   async get(id: number): Promise<Message | undefined> {
-    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.message(id), ConsistentRead: true }));
-    return result.Item ? fromItem(result.Item) : undefined;
+    const item = await this.#changes.get(id);
+    return item ? fromMessageItem(item) : undefined;
   }
 
   /** Messages by id; missing ids are simply absent. */
@@ -44,10 +44,10 @@ export class MessagesRepository {
         this.store,
         ids.map((id) => keys.message(id)),
       )
-    ).map(fromItem);
+    ).map(fromMessageItem);
   }
 
-  /** Every message of the account, newest first, from the account's index partition. */
+  /** Every message of the account, newest first, from the account's index partition (tools and tests). */
   async listByAccount(accountId: number): Promise<Message[]> {
     const items = await queryAll(this.store, {
       IndexName: 'gsi1',
@@ -55,7 +55,7 @@ export class MessagesRepository {
       ExpressionAttributeValues: { ':pk': keys.messageIndex(accountId, '', 0).gsi1pk },
       ScanIndexForward: false,
     });
-    return items.map(fromItem);
+    return items.map(fromMessageItem);
   }
 
   /**
@@ -80,18 +80,8 @@ export class MessagesRepository {
     if (accepted) return accepted;
     // A report got there first (the status is past ACCEPTD): the gateway's id and the
     // sending time are recorded all the same, and the status stays as it is.
-    const recorded = await conditionally(() =>
-      this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.message(id),
-          UpdateExpression: 'SET gateway = :gateway, gatewayMessageId = :gatewayMessageId, startSendAt = if_not_exists(startSendAt, :at)',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':gateway': gateway, ':gatewayMessageId': gatewayMessageId, ':at': at.toISOString() },
-        }),
-      ),
-    );
-    return recorded ? this.get(id) : undefined;
+    const recorded = await this.#changes.change(id, (item) => ({ gateway, gatewayMessageId, startSendAt: item.startSendAt ?? at.toISOString() }));
+    return recorded && fromMessageItem(recorded);
   }
 
   /**
@@ -109,17 +99,8 @@ export class MessagesRepository {
       }),
     );
     // Unless the gateway's answer was recorded meanwhile (the status moved on).
-    const flagged = await conditionally(() =>
-      this.store.db.send(
-        new UpdateCommand({
-          TableName: this.store.tableName,
-          Key: keys.message(id),
-          UpdateExpression: 'SET submitState = :ambiguous, submitProblem = :reason, statusUpdatedAt = :at',
-          ConditionExpression: '#status = :enqueued',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':ambiguous': 'ambiguous', ':reason': reason, ':at': at.toISOString(), ':enqueued': 'ENQUEUD' },
-        }),
-      ),
+    const flagged = await this.#changes.change(id, (item) =>
+      item.status === 'ENQUEUD' ? { submitState: 'ambiguous', submitProblem: reason, statusUpdatedAt: at.toISOString() } : undefined,
     );
     if (!flagged) await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: entry }));
   }
@@ -144,13 +125,22 @@ export class MessagesRepository {
    * changes either); the message with every part report so far, or undefined if unknown.
    */
   async recordPartStatus(id: number, part: number, status: MessageStatus): Promise<Message | undefined> {
-    return this.#update({
-      Key: keys.message(id),
-      UpdateExpression: 'SET #part = if_not_exists(#part, :status)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#part': partAttribute(part) },
-      ExpressionAttributeValues: { ':status': status },
+    let updated: Message | undefined;
+    await conditionally(async () => {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'SET #part = if_not_exists(#part, :status)',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#part': partAttribute(part) },
+          ExpressionAttributeValues: { ':status': status },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = result.Attributes && fromMessageItem(result.Attributes);
     });
+    return updated;
   }
 
   /** Adds an id the SMSC gave the message (or one of its parts); a set, so repeats add nothing. */
@@ -173,35 +163,13 @@ export class MessagesRepository {
     return result.Item ? Number(result.Item.messageId) : undefined;
   }
 
+  /** The status rule: only from a status that may move to this one (domain/message-status.ts). */
   async #move(id: number, status: MessageStatus, at: Date, extra: Record<string, NativeAttributeValue>): Promise<Message | undefined> {
     const allowed = statusesBefore(status);
-    const names: Record<string, string> = { '#status': 'status' };
-    const values: Record<string, NativeAttributeValue> = { ':status': status, ':at': at.toISOString() };
-    for (const [index, from] of allowed.entries()) values[`:from${index}`] = from;
-    const sets = ['#status = :status', 'statusUpdatedAt = :at'];
-    for (const [field, value] of Object.entries(extra)) {
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
-    return this.#update({
-      Key: keys.message(id),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      // The status rule: only from a status that may move to this one.
-      ConditionExpression: `#status IN (${allowed.map((_, index) => `:from${index}`).join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-  }
-
-  /** A conditional update of a message: the message after it, or undefined when the condition failed. */
-  async #update(input: Omit<UpdateCommandInput, 'TableName' | 'ReturnValues'>): Promise<Message | undefined> {
-    let updated: Message | undefined;
-    await conditionally(async () => {
-      const result = await this.store.db.send(new UpdateCommand({ TableName: this.store.tableName, ...input, ReturnValues: 'ALL_NEW' }));
-      updated = result.Attributes && fromItem(result.Attributes);
-    });
-    return updated;
+    const moved = await this.#changes.change(id, (item) =>
+      allowed.includes(item.status as MessageStatus) ? { status, statusUpdatedAt: at.toISOString(), ...extra } : undefined,
+    );
+    return moved && fromMessageItem(moved);
   }
 }
 
@@ -223,7 +191,7 @@ function partStatusesOf(item: Record<string, NativeAttributeValue>): Record<numb
   return parts;
 }
 
-function fromItem(item: Record<string, NativeAttributeValue>): Message {
+export function fromMessageItem(item: Record<string, NativeAttributeValue>): Message {
   const partStatuses = partStatusesOf(item);
   return {
     ...(partStatuses && { partStatuses }),

@@ -19,6 +19,7 @@ describe('admin CLI (bin/admin.ts)', () => {
     ['an unknown option', ['account', 'list', '--frobnicate'], "Unknown option '--frobnicate'"],
     ['an option without its value', ['account', 'create', '--name'], "Option '--name <value>' argument missing"],
     ['an unknown command', ['account', 'frobnicate'], 'Unknown command: account frobnicate'],
+    ['a --segments value that is not a whole number', ['migrate', '--segments', 'four'], '--segments takes a whole number from 1'],
   ])('prints the usage and exits 2 on %s', (_case, args, message) => {
     // Act
     const result = admin(dataDir, ...args);

@@ -6,6 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import type { ServiceFunction } from '../../lib/service-function';
 import { ServiceStack } from '../../lib/service-stack';
+import { tableIndexesFromContext } from '../../lib/storage';
 import { allOperations } from '../../shared/api/routes';
 import { tableDefinition } from '../../shared/store/table';
 
@@ -200,6 +201,46 @@ describe('ServiceStack', () => {
       expect(Properties.AttributeDefinitions).toEqual(expect.arrayContaining(local.AttributeDefinitions!));
       expect(Properties.AttributeDefinitions).toHaveLength(local.AttributeDefinitions!.length);
       expect(Properties.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
+    });
+
+    it.each([1, 2, 7, 12])(
+      'declares only the first %i indexes under -c tableIndexes, so an existing table gains one per deployment',
+      (n) => {
+        // Prepare: the stack as bin/app.ts makes it from the context, without bundling
+        const context = { ...CDK_CONTEXT, 'aws:cdk:bundling-stacks': [], tableIndexes: String(n) };
+        const upgrading = new App({ context });
+        const upgradingStack = new ServiceStack(upgrading, 'Shortsms', {
+          projectRoot: ROOT,
+          tableIndexes: tableIndexesFromContext(upgrading).indexes,
+        });
+        const local = tableDefinition('any');
+        const declared = local.GlobalSecondaryIndexes!.slice(0, n);
+        const keyAttributes = new Set(['pk', 'sk', ...declared.flatMap((index) => index.KeySchema!.map((key) => key.AttributeName))]);
+
+        // Act
+        const table = Object.values(Template.fromStack(upgradingStack).findResources('AWS::DynamoDB::Table'))[0]!;
+        rmSync(upgrading.outdir, { recursive: true, force: true });
+
+        // Assess
+        expect(table.Properties.GlobalSecondaryIndexes).toEqual(declared);
+        expect(table.Properties.AttributeDefinitions).toEqual(
+          expect.arrayContaining(local.AttributeDefinitions!.filter((attribute) => keyAttributes.has(attribute.AttributeName!))),
+        );
+        expect(table.Properties.AttributeDefinitions).toHaveLength(keyAttributes.size);
+      },
+      60_000,
+    );
+
+    it.each(['0', '13', 'two', '2.5'])('refuses -c tableIndexes=%s', (value) => {
+      // Assess
+      expect(() => tableIndexesFromContext(new App({ context: { tableIndexes: value } }))).toThrow(
+        'Context tableIndexes must be a whole number from 1 to 12',
+      );
+    });
+
+    it('declares every index without the context value', () => {
+      // Assess
+      expect(tableIndexesFromContext(new App({ context: CDK_CONTEXT }))).toEqual({});
     });
 
     it('is on-demand, recoverable to a point in time and kept when the stack goes', () => {

@@ -56,7 +56,7 @@ async function newMessage(text = 'Your code is 1234', validityMinutes = 60): Pro
     gatewayMessageId: null,
     submitState: null,
   };
-  await messages.create(message);
+  await messages.create(message, { status: 'RUNNING', deferred: false });
   return id;
 }
 

@@ -40,7 +40,7 @@ async function newMessage(): Promise<number> {
     gatewayMessageId: null,
     submitState: null,
   };
-  await repo.create(message);
+  await repo.create(message, { status: 'RUNNING', deferred: false });
   return id;
 }
 

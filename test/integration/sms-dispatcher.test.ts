@@ -41,7 +41,7 @@ async function newMessage(to = '447400123450', segNum = 1): Promise<number> {
     gatewayMessageId: null,
     submitState: null,
   };
-  await messages.create(message);
+  await messages.create(message, { status: 'RUNNING', deferred: false });
   return id;
 }
 

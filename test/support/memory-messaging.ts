@@ -2,7 +2,8 @@ import type { Account } from '../../shared/domain/accounts';
 import { EMPTY_SENDING_SETTINGS } from '../../shared/domain/accounts';
 import type { Campaign, ScheduledTask } from '../../shared/domain/campaigns';
 import type { Link } from '../../shared/domain/links';
-import type { CampaignStore, MessageRecords, SendingPorts } from '../../shared/domain/message-ports';
+import { campaignStateOf, listMessages } from '../../shared/domain/message-listing';
+import type { CampaignStore, MessageLists, MessageRecords, SendingPorts } from '../../shared/domain/message-ports';
 import { canMoveTo, type MessageStatus } from '../../shared/domain/message-status';
 import type { Message } from '../../shared/domain/messages';
 import type { ScheduleStore } from '../../shared/domain/scheduler';
@@ -59,7 +60,6 @@ export function memoryPorts(writes: string[] = []) {
       writes.push('createMessage');
     },
     get: async (id) => copy(messages.get(id)),
-    listByAccount: async (accountId) => [...messages.values()].filter((message) => message.accountId === accountId).map((m) => ({ ...m })),
     async markAmbiguous(id, reason) {
       const message = messages.get(id);
       if (message?.status !== 'ENQUEUD') return;
@@ -121,7 +121,16 @@ export function memoryPorts(writes: string[] = []) {
   };
   /** Every task in the schedule as `minute kind id`. */
   const scheduled = () => [...tasks].flatMap(([minute, due]) => [...due.keys()].map((key) => `${minute} ${key}`)).sort();
-  return { ports, writes, campaigns, messages, messageStore, queued, scheduled, state };
+  /** Message/List by the pure rule, over the messages and their campaigns as they are now. */
+  const messageLists: MessageLists = {
+    list: async (accountId, query) =>
+      listMessages(
+        [...messages.values()].filter((message) => message.accountId === accountId),
+        new Map([...campaigns.values()].map((campaign) => [campaign.id, campaignStateOf(campaign)])),
+        query,
+      ),
+  };
+  return { ports, writes, campaigns, messages, messageStore, messageLists, queued, scheduled, state };
 }
 
 function taskKey(task: ScheduledTask): string {

@@ -9,6 +9,7 @@ import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
 import { LinksRepository } from '../../shared/store/links-repo';
+import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { ScheduleRepository } from '../../shared/store/schedule-repo';
 import { SettingsRepository } from '../../shared/store/settings-repo';
@@ -36,6 +37,7 @@ export function messagingOver(store: Store, options: { clock: Clock; queued: num
   const messaging = createMessaging({
     ports: options.wrap ? options.wrap(plain) : plain,
     webhookQueue: { enqueue: async () => undefined },
+    messageLists: new IndexedMessageLists(store),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

@@ -42,6 +42,7 @@ describe('the status fan-out as the runtime wires it', () => {
     const messaging = createMessaging({
       ports: memory.ports,
       webhookQueue: { enqueue: async (eventId) => void memory.writes.push(`enqueueWebhook:${eventId}`) },
+      messageLists: memory.messageLists,
       links: { ...memoryLinks(memory.writes), getMany: async () => [] },
       campaignIds: countingIds(1),
       messageIds: countingIds(1),

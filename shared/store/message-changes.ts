@@ -1,0 +1,217 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { CampaignStatus } from '../domain/campaigns';
+import type { CampaignState } from '../domain/message-listing';
+import type { MessageStatus } from '../domain/message-status';
+import type { Message } from '../domain/messages';
+import { systemClock, ulidAt } from '../ids';
+import type { Store } from './client';
+import { CountedWrites, type CounterAdd } from './counted-writes';
+import { withoutNulls } from './items';
+import { keys } from './keys';
+import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys } from './message-keys';
+
+export type Item = Record<string, NativeAttributeValue>;
+/** What a change sets; null removes the attribute. */
+export type Changes = Record<string, NativeAttributeValue | null>;
+
+/** Items written by this code: index attributes, the campaign's state copied, counted. */
+export const MESSAGE_SCHEMA = 2;
+/** Attributes the index keys and counts are made from: a change is conditional on them as read. */
+const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema'] as const;
+/** A change retried this many times against concurrent changes gives up loudly. */
+const MAX_ATTEMPTS = 20;
+
+/**
+ * Every write of a message that moves its index keys or its counts. Each is one conditional
+ * single-item write (a Put at creation, else an UpdateItem of what changes, conditional on
+ * the attributes it was computed from), marked with its counter additions, which
+ * CountedWrites completes after it (and recovers after a crash). A message written by the
+ * previous version (no `schema` 2) is upgraded by its next change: index attributes, the
+ * campaign's state, and counted as new.
+ */
+export class MessageChanges {
+  constructor(
+    private readonly store: Store,
+    readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
+  ) {}
+
+  async create(message: Message, campaign: CampaignState): Promise<void> {
+    const fields = keyFields({ ...message, campaignStatus: campaign.status, deferred: campaign.deferred });
+    const marked = this.counted.mark({ counters: countsOf(undefined, fields) });
+    const key = keys.message(message.id);
+    await this.store.db.send(
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: {
+          ...key,
+          entity: 'Message',
+          ...withoutNulls(message),
+          ...stateAttributes(campaign),
+          schema: MESSAGE_SCHEMA,
+          ...messageIndexKeys(fields),
+          ...marked.set,
+        },
+        ConditionExpression: `attribute_not_exists(pk) AND ${marked.condition}`,
+      }),
+    );
+    await this.counted.finish(key, marked);
+  }
+
+  async get(id: number): Promise<Item | undefined> {
+    const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.message(id), ConsistentRead: true }));
+    return result.Item;
+  }
+
+  /**
+   * Reads the message and writes what `decide` makes of it (undefined: nothing to do),
+   * again on a concurrent change. The item after, or undefined if absent or left as it was.
+   */
+  async change(id: number, decide: (item: Item) => Changes | undefined): Promise<Item | undefined> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const item = await this.get(id);
+      if (!item) return undefined;
+      const changes = decide(item);
+      if (!changes) return undefined;
+      const after = await this.apply(item, changes);
+      if (after !== 'changed') return after;
+    }
+    throw new Error(`Message ${id} kept changing while being written`);
+  }
+
+  /**
+   * One conditional write of `changes` over `item` as it was read: 'changed' when the item
+   * changed since (a pending counted change of another write is completed first).
+   */
+  async apply(item: Item, changes: Changes): Promise<Item | 'changed'> {
+    const current = item.schema === MESSAGE_SCHEMA;
+    const state = current ? campaignStateOfItem(item) : await this.#campaignState(Number(item.campaignId));
+    const merged: Item = { ...item, ...stateAttributes(state), ...changes };
+    const before = current ? keyFields(item) : undefined;
+    const after = keyFields(merged);
+    const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
+    const removes: string[] = [];
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) {
+        if (item[name] !== undefined) removes.push(name);
+      } else sets[name] = value;
+    }
+    const oldIndex = before ? messageIndexKeys(before) : {};
+    for (const [name, value] of Object.entries(messageIndexKeys(after))) if (oldIndex[name] !== value) sets[name] = value;
+    const counters = countsOf(before, after);
+    const marked = counters.length > 0 ? this.counted.mark({ counters }) : undefined;
+    Object.assign(sets, marked?.set);
+
+    const names: Record<string, string> = {};
+    const values: Record<string, NativeAttributeValue> = {};
+    const name = (attribute: string) => {
+      names[`#${attribute}`] = attribute;
+      return `#${attribute}`;
+    };
+    const guards = ['attribute_exists(pk)'];
+    for (const attribute of GUARDED) {
+      if (item[attribute] === undefined) guards.push(`attribute_not_exists(${name(attribute)})`);
+      else {
+        values[`:was_${attribute}`] = item[attribute];
+        guards.push(`${name(attribute)} = :was_${attribute}`);
+      }
+    }
+    if (marked) guards.push(marked.condition);
+    const setList = Object.entries(sets).map(([attribute, value]) => {
+      values[`:set_${attribute}`] = value;
+      return `${name(attribute)} = :set_${attribute}`;
+    });
+    const removeList = [...new Set(removes)].filter((attribute) => sets[attribute] === undefined).map(name);
+    const key = keys.message(Number(item.id));
+    try {
+      const result = await this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: key,
+          UpdateExpression: [setList.length > 0 && `SET ${setList.join(', ')}`, removeList.length > 0 && `REMOVE ${removeList.join(', ')}`]
+            .filter(Boolean)
+            .join(' '),
+          ConditionExpression: guards.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      if (marked) await this.counted.finish(key, marked);
+      return result.Attributes ?? {};
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // Changed since it was read, or another write's count is still pending on it.
+      await this.counted.settle(key);
+      return 'changed';
+    }
+  }
+
+  async #campaignState(campaignId: number): Promise<CampaignState> {
+    const result = await this.store.db.send(
+      new GetCommand({ TableName: this.store.tableName, Key: keys.campaign(campaignId), ConsistentRead: true }),
+    );
+    return { status: (result.Item?.status as CampaignStatus | undefined) ?? 'NEW', deferred: result.Item?.deferredTo !== undefined };
+  }
+}
+
+function stateAttributes(state: CampaignState): Item {
+  return { campaignStatus: state.status, ...(state.deferred && { deferred: 1 }) };
+}
+
+/** The campaign's state as copied onto a message item. */
+export function campaignStateOfItem(item: Item): CampaignState {
+  return { status: item.campaignStatus as CampaignStatus, deferred: item.deferred === 1 };
+}
+
+function keyFields(item: Item): MessageKeyFields {
+  return {
+    id: Number(item.id),
+    accountId: Number(item.accountId),
+    campaignId: Number(item.campaignId),
+    from: String(item.from),
+    to: String(item.to),
+    text: String(item.text),
+    segNum: Number(item.segNum),
+    status: item.status as MessageStatus,
+    createdAt: String(item.createdAt),
+    startSendAt: (item.startSendAt as string | undefined) ?? null,
+    statusUpdatedAt: (item.statusUpdatedAt as string | undefined) ?? null,
+    campaignStatus: item.campaignStatus as CampaignStatus,
+    deferred: item.deferred === 1 || item.deferred === true,
+  };
+}
+
+/**
+ * The counter additions that take a message from `before` (absent: not counted yet) to
+ * `after`: its cells on the account's MESSAGES item, and the hour it was created, sent and
+ * last updated in on the per-day items.
+ */
+export function countsOf(before: MessageKeyFields | undefined, after: MessageKeyFields): CounterAdd[] {
+  const adds = new Map<string, CounterAdd>();
+  const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
+    const id = `${key.pk}|${key.sk}`;
+    const counter = adds.get(id) ?? { key, add: {} };
+    counter.add[cell] = (counter.add[cell] ?? 0) + n;
+    adds.set(id, counter);
+  };
+  const account = after.accountId;
+  const all = messageCounters.all(account);
+  for (const cell of before ? messageCells(before) : []) add(all, cell, -1);
+  for (const cell of messageCells(after)) add(all, cell, 1);
+  const hourly = (kind: 'C' | 'S' | 'U', instant: string | null, n: number) => {
+    if (instant) add(messageCounters.day(account, kind, instant.slice(0, 10)), messageCounters.hourCell(instant.slice(11, 13)), n);
+  };
+  if (before) {
+    hourly('S', before.startSendAt, -1);
+    hourly('U', before.statusUpdatedAt, -1);
+  } else hourly('C', after.createdAt, 1);
+  hourly('S', after.startSendAt, 1);
+  hourly('U', after.statusUpdatedAt, 1);
+  const counters: CounterAdd[] = [];
+  for (const counter of adds.values()) {
+    const cells = Object.fromEntries(Object.entries(counter.add).filter(([, n]) => n !== 0));
+    if (Object.keys(cells).length > 0) counters.push({ key: counter.key, add: cells });
+  }
+  return counters;
+}

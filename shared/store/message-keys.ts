@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { CampaignStatus } from '../domain/campaigns';
+import { NOT_YET_SENT_STATUSES, sortableText } from '../domain/message-listing';
+import type { MessageStatus } from '../domain/message-status';
+import { type Key, keys } from './keys';
+
+/**
+ * A message's index keys and counter cells (docs/data-model.md §4.2, §4.5, §5). Every list
+ * index holds an account's messages in one partition `ACCOUNT#<id>#MESSAGES`, except gsi11
+ * (campaign status), whose partitions are the status (and deferred or not), so that several
+ * statuses read together merge in creation order. String sort keys are
+ * `<LABEL>#<value>\u0001<createdAt>#pad(id)`: by the value, then newest or oldest first in the
+ * sort's direction (ids alone follow creation only within one process's block). U+0001 ends
+ * a free-text value so that a shorter value sorts before a longer one it begins; digits,
+ * statuses and instants end at `#`. Absent times are empty, so they sort lowest.
+ */
+
+const ID_DIGITS = 15;
+const ID_SCALE = 10n ** BigInt(ID_DIGITS);
+const MS_SCALE = 10n ** 13n; // a millisecond instant has 13 digits until the year 2286
+const END = '\u0001';
+/** The greatest sort-key tail after `<value>#`: above any `<createdAt>#pad(id)`. */
+const TOP = '~';
+
+export const pad = (id: number) => String(id).padStart(ID_DIGITS, '0');
+
+/** The fields a message's index keys and counts are made from (the message with its campaign's status). */
+export interface MessageKeyFields {
+  id: number;
+  accountId: number;
+  campaignId: number;
+  from: string;
+  to: string;
+  text: string;
+  segNum: number;
+  status: MessageStatus;
+  createdAt: string;
+  startSendAt: string | null;
+  statusUpdatedAt: string | null;
+  campaignStatus: CampaignStatus;
+  /** The campaign was deferred (it had a `deferredTo`). */
+  deferred: boolean;
+}
+
+/** First 16 hex digits of SHA-256 of the text: the exact-text criterion compares it. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+}
+
+export const reversed = (digits: string) => [...digits].reverse().join('');
+
+const accountMessages = (accountId: number) => `ACCOUNT#${accountId}#MESSAGES`;
+const tail = (m: Pick<MessageKeyFields, 'createdAt' | 'id'>) => `${m.createdAt}#${pad(m.id)}`;
+/** `value × 10^28 + createdAt (ms) × 10^15 + id`: by value, then by creation, exact as a bigint. */
+const numeric = (value: number, m: Pick<MessageKeyFields, 'createdAt' | 'id'>) =>
+  (BigInt(value) * MS_SCALE + BigInt(Date.parse(m.createdAt))) * ID_SCALE + BigInt(m.id);
+
+/** gsi11's partition: the campaign status, and whether the campaign was deferred. */
+export function campaignStatusPartition(accountId: number, status: CampaignStatus, deferred: boolean): string {
+  return `${accountMessages(accountId)}#CS#${status}${deferred ? '#D' : ''}`;
+}
+
+/** Every index attribute of a message (gsi1 as before). */
+export function messageIndexKeys(m: MessageKeyFields): Record<string, NativeAttributeValue> {
+  const pk = accountMessages(m.accountId);
+  return {
+    gsi1pk: pk,
+    gsi1sk: tail(m),
+    gsi2pk: pk,
+    gsi2sk: `SEND#${m.startSendAt ?? ''}#${tail(m)}`,
+    gsi3pk: pk,
+    gsi3sk: numeric(m.segNum, m),
+    gsi4pk: pk,
+    gsi4sk: `UPD#${m.statusUpdatedAt ?? ''}#${tail(m)}`,
+    gsi5pk: pk,
+    gsi5sk: `TEXT#${sortableText(m.text)}${END}${tail(m)}`,
+    gsi6pk: pk,
+    gsi6sk: `TO#${m.to}#${tail(m)}`,
+    gsi7pk: pk,
+    gsi7sk: `OT#${reversed(m.to)}#${tail(m)}`,
+    gsi8pk: pk,
+    // Campaign ids are unique (one message each): the id only completes the key.
+    gsi8sk: BigInt(m.campaignId) * ID_SCALE + BigInt(m.id),
+    gsi9pk: pk,
+    gsi9sk: `FROM#${m.from}${END}${tail(m)}`,
+    gsi10pk: pk,
+    gsi10sk: `ST#${m.status}#${tail(m)}`,
+    gsi11pk: campaignStatusPartition(m.accountId, m.campaignStatus, m.deferred),
+    gsi11sk: tail(m),
+    textHash: textHash(m.text),
+  };
+}
+
+/** The ranges each criterion and sort reads (index, partition and sort-key prefix or bounds). */
+export const messageRanges = {
+  account: accountMessages,
+  all: (accountId: number) => ({ index: 'gsi1', pk: accountMessages(accountId) }),
+  created: (accountId: number, from?: Date, to?: Date) => ({
+    index: 'gsi1',
+    pk: accountMessages(accountId),
+    ...bounds('', from, to),
+  }),
+  startSend: (accountId: number, from?: Date, to?: Date) => ({
+    index: 'gsi2',
+    pk: accountMessages(accountId),
+    ...(from || to ? bounds('SEND#', from ?? new Date(0), to) : { sk: { beginsWith: 'SEND#' } }),
+  }),
+  statusUpdate: (accountId: number, from?: Date, to?: Date) => ({
+    index: 'gsi4',
+    pk: accountMessages(accountId),
+    ...(from || to ? bounds('UPD#', from ?? new Date(0), to) : { sk: { beginsWith: 'UPD#' } }),
+  }),
+  segNum: (accountId: number) => ({ index: 'gsi3', pk: accountMessages(accountId) }),
+  text: (accountId: number, text?: string) => ({
+    index: 'gsi5',
+    pk: accountMessages(accountId),
+    sk: { beginsWith: text === undefined ? 'TEXT#' : `TEXT#${sortableText(text)}${END}` },
+  }),
+  /** Numbers starting with `digits` (the whole number among them). */
+  toPrefix: (accountId: number, digits = '') => ({ index: 'gsi6', pk: accountMessages(accountId), sk: { beginsWith: `TO#${digits}` } }),
+  /** Numbers ending with `digits`. */
+  toSuffix: (accountId: number, digits: string) => ({
+    index: 'gsi7',
+    pk: accountMessages(accountId),
+    sk: { beginsWith: `OT#${reversed(digits)}` },
+  }),
+  campaignId: (accountId: number) => ({ index: 'gsi8', pk: accountMessages(accountId) }),
+  from: (accountId: number, from?: string) => ({
+    index: 'gsi9',
+    pk: accountMessages(accountId),
+    sk: { beginsWith: from === undefined ? 'FROM#' : `FROM#${from}${END}` },
+  }),
+  status: (accountId: number, status?: MessageStatus) => ({
+    index: 'gsi10',
+    pk: accountMessages(accountId),
+    sk: { beginsWith: status === undefined ? 'ST#' : `ST#${status}#` },
+  }),
+  /** gsi11's partitions for a campaign-status criterion, each in creation order. */
+  campaignStatus: (accountId: number, wanted: CampaignStatus | 'NOT_YET_SENT' | 'DEFERRED') => {
+    const statuses: readonly CampaignStatus[] = wanted === 'NOT_YET_SENT' || wanted === 'DEFERRED' ? NOT_YET_SENT_STATUSES : [wanted];
+    const deferred = wanted === 'DEFERRED' ? [true] : [false, true];
+    return statuses.flatMap((status) => deferred.map((d) => ({ index: 'gsi11', pk: campaignStatusPartition(accountId, status, d) })));
+  },
+};
+
+/** `[from, to]` on a sort key `<label><instant>#…`; an open end (or one beyond the years keys hold) reaches the label's first or last key. */
+function bounds(label: string, from?: Date, to?: Date): { sk?: { between: [string, string] } } {
+  const low = from && keyInstant(from);
+  const high = to && keyInstant(to);
+  if (!low && !high) return {};
+  return { sk: { between: [`${label}${low ?? ''}`, `${label}${high ? `${high}#${TOP}` : TOP}`] } };
+}
+
+/** An instant as keys hold it (four-digit years), or undefined outside them. */
+function keyInstant(date: Date): string | undefined {
+  const year = date.getUTCFullYear();
+  return year >= 0 && year <= 9999 ? date.toISOString() : undefined;
+}
+
+/** The message's counter cells on `ACCOUNT#<id>#COUNTS` / `MESSAGES` (§5): each counts 1 for it. */
+export function messageCells(m: MessageKeyFields): string[] {
+  return ['all', `st#${m.status}`, `cs#${m.campaignStatus}${m.deferred ? '#D' : ''}`, `from#${m.from}`];
+}
+
+/** Counter items (the account's counts partition) and the hourly cell an instant falls in. */
+export const messageCounters = {
+  all: (accountId: number): Key => keys.counts(accountId, 'MESSAGES'),
+  /** Per UTC day: C created, S sent (startSendAt), U status updated. */
+  day: (accountId: number, kind: 'C' | 'S' | 'U', day: string): Key => keys.counts(accountId, `MESSAGES#${kind}#${day}`),
+  hourCell: (hour: string) => `h${hour}`,
+};

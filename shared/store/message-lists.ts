@@ -1,0 +1,326 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type CampaignState,
+  type MessageListing,
+  type MessageQuery,
+  type MessageSortField,
+  matchingMessage,
+  matchingTo,
+  messageOrder,
+} from '../domain/message-listing';
+import type { MessageLists } from '../domain/message-ports';
+import type { Message } from '../domain/messages';
+import { batchGetAll } from './batch';
+import { systemClock, ulidAt } from '../ids';
+import type { Store } from './client';
+import { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
+import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
+import { keys } from './keys';
+import { campaignStateOfItem } from './message-changes';
+import { messageCounters, messageRanges, textHash } from './message-keys';
+import { fromMessageItem } from './messages-repo';
+
+/** A way to find the matches of one criterion: index ranges, and the order they come in. */
+interface Driver {
+  ranges: IndexRange[];
+  /** The order the ranges are read in: creation (the default order), or a sort field's. */
+  order: 'created' | MessageSortField;
+  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
+  keep?: (entry: Entry) => boolean;
+  /** Entries to pass over (already read through another range). */
+  skip?: (entry: Entry) => boolean;
+  /** The exact number of matches, from the counters; undefined when none covers the criterion. */
+  total?: () => Promise<number>;
+  /** How many entries it is likely to read, to pick the cheapest; lower is better. */
+  rank: number;
+}
+
+/**
+ * Message/List from the indexes (docs/data-model.md §4.2, §4.4). A single criterion in its
+ * index's order, or no criterion, reads the page itself (from the nearer end once the
+ * total is known) and its total from the counters. Anything else is driven from its most
+ * selective criterion: its entries are read in pages, filtered on the attributes the
+ * indexes carry (and on the messages themselves, 100 per BatchGetItem, for status,
+ * campaign status and times), and the best `offset + pageSize` kept in order: cost and
+ * memory in proportion to that criterion's matches and the page's depth, never all at once.
+ */
+export class IndexedMessageLists implements MessageLists {
+  constructor(
+    private readonly store: Store,
+    private readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
+  ) {}
+
+  async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
+    const { pageSize, currentPage } = query.pagination;
+    const offset = currentPage * pageSize;
+    if (query.groups?.length || emptyRange(query)) return { items: [], totalItemCount: 0 };
+    const anyAffix = query.to === undefined || (await this.#anyAffix(accountId, query.to));
+    if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
+    const drivers = this.#drivers(accountId, query, anyAffix);
+    const sort = query.sort;
+    const wanted: Driver['order'] = sort[0]?.field ?? 'created';
+    const forward = sort[0]?.direction === 'ASC';
+    const [only] = drivers;
+    if (sort.length <= 1 && drivers.length <= 1 && (!only || (only.order === wanted && !only.skip))) {
+      const driver = only ?? this.#sortDriver(accountId, wanted);
+      const total = await (driver.total ? driver.total() : countRanges(this.store, driver.ranges, driver.keep));
+      const entries = await readPage(this.store, driver.ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
+      return { items: (await this.#messages(entries)).map(({ message }) => ({ message })), totalItemCount: total };
+    }
+    // The counters say how many each criterion matches: the fewest drives.
+    if (drivers.length > 1) for (const driver of drivers) if (driver.total) driver.rank = 10 + (await driver.total());
+    const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
+    return this.#bounded(driver, query, anyAffix, offset + pageSize, offset);
+  }
+
+  /** The ranges of each criterion the query has (campaign ids aside). */
+  #drivers(accountId: number, query: MessageQuery, anyAffix: boolean): Driver[] {
+    const drivers: Driver[] = [];
+    const all = messageCounters.all(accountId);
+    const cells = (names: string[]) => async () => {
+      const [counts] = await this.counted.read([all], true);
+      return names.reduce((sum, name) => sum + (counts?.[name] ?? 0), 0);
+    };
+    if (query.text !== undefined) {
+      const hash = textHash(query.text);
+      drivers.push({ ranges: [messageRanges.text(accountId, query.text)], order: 'created', keep: (e) => e.textHash === hash, rank: 1 });
+    }
+    if (query.to !== undefined) drivers.push(this.#toDriver(accountId, query.to, anyAffix));
+    if (query.from !== undefined)
+      drivers.push({ ranges: [messageRanges.from(accountId, query.from)], order: 'created', total: cells([`from#${query.from}`]), rank: 3 });
+    if (query.status !== undefined)
+      drivers.push({ ranges: [messageRanges.status(accountId, query.status)], order: 'created', total: cells([`st#${query.status}`]), rank: 4 });
+    if (query.campaignStatus !== undefined) {
+      const ranges = messageRanges.campaignStatus(accountId, query.campaignStatus);
+      drivers.push({ ranges, order: 'created', total: cells(ranges.map((range) => `cs#${range.pk.split('#CS#')[1]}`)), rank: 4 });
+    }
+    if (query.campaignCreatedFrom || query.campaignCreatedTo) {
+      const { campaignCreatedFrom: from, campaignCreatedTo: to } = query;
+      drivers.push({
+        ranges: [messageRanges.created(accountId, from, to)],
+        order: 'created',
+        total: this.#hours(accountId, 'C', messageRanges.created, from, to),
+        rank: 5,
+      });
+    }
+    const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
+    const sentTo = earliest(query.startSendTo, query.campaignSentTo);
+    if (sentFrom || sentTo) {
+      drivers.push({
+        ranges: [messageRanges.startSend(accountId, sentFrom, sentTo)],
+        order: 'startSendTs',
+        total: this.#hours(accountId, 'S', messageRanges.startSend, sentFrom, sentTo),
+        rank: 5,
+      });
+    }
+    if (query.statusUpdateFrom || query.statusUpdateTo) {
+      const { statusUpdateFrom: from, statusUpdateTo: to } = query;
+      drivers.push({
+        ranges: [messageRanges.statusUpdate(accountId, from, to)],
+        order: 'statusUpdateTs',
+        total: this.#hours(accountId, 'U', messageRanges.statusUpdate, from, to),
+        rank: 5,
+      });
+    }
+    return drivers;
+  }
+
+  /** Numbers starting with the digits (gsi6), then those ending with them (gsi7); or, when none does, every number read for the digits anywhere. */
+  #toDriver(accountId: number, digits: string, anyAffix: boolean): Driver {
+    if (!anyAffix) return { ranges: [messageRanges.toPrefix(accountId)], order: 'to', keep: (e) => String(e.to).includes(digits), rank: 9 };
+    const prefix = messageRanges.toPrefix(accountId, digits);
+    const suffix = messageRanges.toSuffix(accountId, digits);
+    // Read as two ranges in turn (their orders differ): an entry of both is taken from the first.
+    return { ranges: [prefix, suffix], order: 'to', skip: (e) => 'gsi7sk' in e && String(e.to).startsWith(digits), rank: 2 };
+  }
+
+  /** The whole account in a sort's order. */
+  #sortDriver(accountId: number, order: Driver['order']): Driver {
+    const ranges: Record<Driver['order'], IndexRange> = {
+      created: messageRanges.all(accountId),
+      campaignId: messageRanges.campaignId(accountId),
+      from: messageRanges.from(accountId),
+      to: messageRanges.toPrefix(accountId),
+      text: messageRanges.text(accountId),
+      status: messageRanges.status(accountId),
+      startSendTs: messageRanges.startSend(accountId),
+      statusUpdateTs: messageRanges.statusUpdate(accountId),
+      segNum: messageRanges.segNum(accountId),
+    };
+    return { ranges: [ranges[order]], order, total: this.#cell(accountId, 'all'), rank: 10 };
+  }
+
+  #cell(accountId: number, name: string) {
+    return async () => (await this.counted.read([messageCounters.all(accountId)], true))[0]?.[name] ?? 0;
+  }
+
+  /** A time range's total: whole hours from the per-day counters, the edges counted from the index. */
+  #hours(accountId: number, kind: 'C' | 'S' | 'U', range: (accountId: number, from?: Date, to?: Date) => IndexRange, from?: Date, to?: Date) {
+    return () =>
+      countByHours(this.counted, {
+        pk: messageCounters.all(accountId).pk,
+        daySk: (day) => messageCounters.day(accountId, kind, day).sk,
+        cells: (hour) => [messageCounters.hourCell(hour)],
+        ...(from && { from }),
+        ...(to && { to }),
+        countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [range(accountId, edgeFrom, edgeTo)]),
+      });
+  }
+
+  /**
+   * Every match of the driver, read in pages and checked against the whole query, keeping
+   * the best `keepBest` in order; the messages are read for criteria and sorts the index
+   * entries do not carry.
+   */
+  async #bounded(driver: Driver, query: MessageQuery, anyAffix: boolean, keepBest: number, offset: number): Promise<MessageListing> {
+    const matches = matchingMessage(query, anyAffix);
+    const order = messageOrder(query.sort);
+    const fromEntries = entryDecides(query) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
+    const best: Message[] = [];
+    let total = 0;
+    const offer = (message: Message) => {
+      total++;
+      const worst = best[keepBest - 1];
+      if (worst && order(message, worst) >= 0) return;
+      best.splice(insertionPoint(best, message, order), 0, message);
+      if (best.length > keepBest) best.pop();
+    };
+    let pending: Entry[] = [];
+    const check = async () => {
+      for (const { message, state } of await this.#messages(pending)) if (matches(message, state)) offer(message);
+      pending = [];
+    };
+    for (const range of driver.ranges) {
+      for await (const entry of scanRanges(this.store, [range], true)) {
+        if (driver.skip?.(entry) || (driver.keep && !driver.keep(entry))) continue;
+        if (!entryMatches(query, anyAffix, entry)) continue;
+        if (fromEntries) {
+          offer(entryMessage(entry));
+          continue;
+        }
+        pending.push(entry);
+        if (pending.length === 100) await check();
+      }
+    }
+    await check();
+    const page = best.slice(offset);
+    const messages = fromEntries ? (await this.#messages(page.map((m) => ({ id: m.id })))).map(({ message }) => message) : page;
+    return { items: messages.map((message) => ({ message })), totalItemCount: total };
+  }
+
+  /** criteria[campaignIds] (at most 100): their messages, by the campaigns' message ids, the account's only. */
+  async #byCampaigns(accountId: number, query: MessageQuery, anyAffix: boolean): Promise<MessageListing> {
+    const campaigns = await batchGetAll(
+      this.store,
+      [...new Set(query.campaignIds)].map((id) => keys.campaign(id)),
+    );
+    const ids = campaigns.filter((campaign) => Number(campaign.accountId) === accountId).map((campaign) => Number(campaign.messageId));
+    const matches = matchingMessage(query, anyAffix);
+    const found = (await this.#messages(ids.map((id) => ({ id }))))
+      .filter(({ message, state }) => message.accountId === accountId && matches(message, state))
+      .map(({ message }) => message);
+    const { pageSize, currentPage } = query.pagination;
+    const sorted = found.sort(messageOrder(query.sort));
+    return {
+      items: sorted.slice(currentPage * pageSize, (currentPage + 1) * pageSize).map((message) => ({ message })),
+      totalItemCount: found.length,
+    };
+  }
+
+  /** Whether some number of the account starts or ends with the digits: one entry of each index at most. */
+  async #anyAffix(accountId: number, digits: string): Promise<boolean> {
+    for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
+      const sk = `${range.index}sk`;
+      const found = await this.store.db.send(
+        new QueryCommand({
+          TableName: this.store.tableName,
+          IndexName: range.index,
+          KeyConditionExpression: `${range.index}pk = :pk AND begins_with(${sk}, :prefix)`,
+          ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.sk.beginsWith },
+          Limit: 1,
+        }),
+      );
+      if ((found.Items?.length ?? 0) > 0) return true;
+    }
+    return false;
+  }
+
+  /** The messages of index entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
+  async #messages(entries: Entry[]): Promise<{ message: Message; state: CampaignState }[]> {
+    const items = await batchGetAll(
+      this.store,
+      entries.map((entry) => keys.message(Number(entry.id))),
+    );
+    const byId = new Map(items.map((item) => [Number(item.id), { message: fromMessageItem(item), state: campaignStateOfItem(item) }]));
+    return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
+  }
+}
+
+/** Sorts whose values every index entry carries (creation and id always). */
+const ENTRY_SORTS: ReadonlySet<MessageSortField> = new Set(['campaignId', 'from', 'to']);
+
+/** Whether the criteria can all be decided on an index entry (its projected attributes). */
+function entryDecides(query: MessageQuery): boolean {
+  return (
+    query.status === undefined &&
+    query.campaignStatus === undefined &&
+    !query.startSendFrom &&
+    !query.startSendTo &&
+    !query.campaignSentFrom &&
+    !query.campaignSentTo &&
+    !query.statusUpdateFrom &&
+    !query.statusUpdateTo
+  );
+}
+
+/** The criteria an index entry can decide, checked before its message is read. */
+function entryMatches(query: MessageQuery, anyAffix: boolean, entry: Entry): boolean {
+  const createdAt = Date.parse(String(entry.createdAt));
+  return (
+    (query.from === undefined || entry.from === query.from) &&
+    (query.to === undefined || matchingTo(query.to, anyAffix)(String(entry.to))) &&
+    (query.text === undefined || entry.textHash === textHash(query.text)) &&
+    (!query.campaignCreatedFrom || createdAt >= query.campaignCreatedFrom.getTime()) &&
+    (!query.campaignCreatedTo || createdAt <= query.campaignCreatedTo.getTime())
+  );
+}
+
+/** An entry as far as the entry-decided criteria and sorts look: the projected attributes. */
+function entryMessage(entry: Entry): Message {
+  return {
+    id: Number(entry.id),
+    accountId: Number(entry.accountId),
+    campaignId: Number(entry.campaignId),
+    from: String(entry.from),
+    to: String(entry.to),
+    createdAt: String(entry.createdAt),
+    text: '',
+  } as Message;
+}
+
+function insertionPoint(sorted: Message[], message: Message, order: (a: Message, b: Message) => number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const at = sorted[middle];
+    if (at && order(at, message) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A time range that ends before it starts matches nothing (and is no key condition DynamoDB takes). */
+function emptyRange(query: MessageQuery): boolean {
+  const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
+  const sentTo = earliest(query.startSendTo, query.campaignSentTo);
+  return [
+    [query.campaignCreatedFrom, query.campaignCreatedTo],
+    [sentFrom, sentTo],
+    [query.statusUpdateFrom, query.statusUpdateTo],
+  ].some(([from, to]) => from !== undefined && to !== undefined && from > to);
+}
+
+const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
+const earliest = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));

@@ -1,0 +1,28 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import type { CountedWrites } from './counted-writes';
+import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
+
+export type Item = Record<string, NativeAttributeValue>;
+
+/**
+ * A Message written before schema 2 gets what a new message gets (`admin migrate`): every
+ * index attribute, its campaign's status copied from the Campaign item, and its counts, in
+ * one conditional UpdateItem counted through CountedWrites (MessageChanges.apply). The
+ * condition holds the attributes those follow as read, so a message changed meanwhile (a
+ * report, or its campaign's move, which upgrades it itself) is reported 'changed' and
+ * nothing is written. Campaign items need no upgrade: they carry no index keys.
+ */
+export function messageUpgrade(
+  store: Store,
+  counted: CountedWrites,
+): { entity: string; upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'> } {
+  const changes = new MessageChanges(store, counted);
+  return {
+    entity: 'Message',
+    async upgrade(item) {
+      if (item.schema === MESSAGE_SCHEMA) return 'skipped';
+      return (await changes.apply(item, {})) === 'changed' ? 'changed' : 'upgraded';
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import { keys } from './keys';
+
+/** Items seen by the Scan, upgraded, and found already at schema 2 (or gone meanwhile). */
+export interface Tally {
+  seen: number;
+  upgraded: number;
+  skipped: number;
+}
+
+/** One Scan segment's place: where the next page starts, and whether it has reached the end. */
+export interface SegmentProgress extends Tally {
+  lastKey?: Record<string, NativeAttributeValue>;
+  done: boolean;
+}
+
+/** A pass of the migration over the whole table, in `segments` parallel Scan segments. */
+export interface MigrationRun {
+  segments: number;
+  startedAt: string;
+  completedAt?: string;
+}
+
+/**
+ * Where the migration stands, in Setting items (`migrate-v2` for the run, `migrate-v2#<n>`
+ * for each segment), so a stopped run resumes at the page after the last one finished.
+ */
+export class MigrationProgress {
+  constructor(private readonly store: Store) {}
+
+  async run(): Promise<MigrationRun | undefined> {
+    const item = await this.#get(keys.migration());
+    return item && { segments: Number(item.segments), startedAt: String(item.startedAt), ...(item.completedAt && { completedAt: item.completedAt }) };
+  }
+
+  /** Whether a pass has finished (the local runtime migrates at start until one has). */
+  async completed(): Promise<boolean> {
+    return (await this.run())?.completedAt !== undefined;
+  }
+
+  /** Starts a new pass: every segment back at the table's start. */
+  async begin(segments: number, at: string): Promise<void> {
+    for (let segment = 0; segment < segments; segment++) await this.save(segment, { done: false, seen: 0, upgraded: 0, skipped: 0 });
+    await this.#put(keys.migration(), { segments, startedAt: at });
+  }
+
+  /** Records a pass that had nothing to do: a table created with every index holds no old items. */
+  async markCompleted(at: string): Promise<void> {
+    await this.#put(keys.migration(), { segments: 0, startedAt: at, completedAt: at });
+  }
+
+  async complete(at: string): Promise<void> {
+    await this.store.db.send(
+      new UpdateCommand({
+        TableName: this.store.tableName,
+        Key: keys.migration(),
+        UpdateExpression: 'SET completedAt = :at',
+        ExpressionAttributeValues: { ':at': at },
+      }),
+    );
+  }
+
+  async segment(segment: number): Promise<SegmentProgress> {
+    const item = await this.#get(keys.migrationSegment(segment));
+    return {
+      done: item?.done === true,
+      seen: Number(item?.seen ?? 0),
+      upgraded: Number(item?.upgraded ?? 0),
+      skipped: Number(item?.skipped ?? 0),
+      ...(item?.lastKey && { lastKey: item.lastKey }),
+    };
+  }
+
+  async save(segment: number, progress: SegmentProgress): Promise<void> {
+    await this.#put(keys.migrationSegment(segment), { ...progress });
+  }
+
+  async #get(key: { pk: string; sk: string }): Promise<Record<string, NativeAttributeValue> | undefined> {
+    return (await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: key, ConsistentRead: true }))).Item;
+  }
+
+  async #put(key: { pk: string; sk: string }, attributes: Record<string, NativeAttributeValue>): Promise<void> {
+    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...key, entity: 'Setting', ...attributes } }));
+  }
+}

@@ -1,0 +1,141 @@
+import { GetCommand, type NativeAttributeValue, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import type { Key } from './keys';
+import { MigrationProgress, type Tally } from './migration-progress';
+
+export type Item = Record<string, NativeAttributeValue>;
+
+/** Items written or upgraded by this version carry it; the lists see only those. */
+export const SCHEMA = 2;
+
+/** How one entity type is brought to schema 2 (shared/store/link-migration.ts, message-migration.ts). */
+export interface ItemUpgrade {
+  /** The item's `entity`: 'Link', 'Message'. */
+  entity: string;
+  /**
+   * Upgrades one item written by the previous version: index attributes, side items and
+   * counts, conditional on the item unchanged since `item` was read. 'skipped' if it is
+   * already at schema 2; 'changed' if it changed meanwhile (the caller re-reads and retries).
+   */
+  upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'>;
+}
+
+export interface MigrateOptions {
+  /** Parallel Scan segments of a new pass (a pass in progress keeps its own); 4 unless given. */
+  segments?: number;
+  /** Starts a new pass even if one is in progress. */
+  restart?: boolean;
+  /** Items per Scan page (DynamoDB's Limit); unset: 1 MB pages. */
+  pageSize?: number;
+  /** Items upgraded at once within a segment's page. */
+  concurrency?: number;
+  /** Stops after the page in progress; the next run resumes after it. */
+  signal?: AbortSignal;
+  /** After every page of any segment, with the totals so far in this run. */
+  onPage?: (tally: Tally) => void;
+  now?: () => Date;
+}
+
+export interface MigrationResult extends Tally {
+  /** Every segment reached the end of the table (the pass is recorded as complete). */
+  completed: boolean;
+  segments: number;
+  /** Whether this run went on from a stopped one. */
+  resumed: boolean;
+}
+
+export const DEFAULT_SEGMENTS = 4;
+/** 'changed' again and again means something rewrites the item all the time: give up loudly. */
+const MAX_RETRIES = 20;
+
+/**
+ * `admin migrate`: a parallel Scan of the whole table that upgrades every item of an
+ * entity in `upgrades` not yet at schema 2. Each segment saves its LastEvaluatedKey after
+ * each page (MigrationProgress), so a stopped run resumes where it stopped; a page cut off
+ * midway is read again, and its upgraded items are skipped. Once every segment is done the
+ * pass is recorded as complete; a later run starts a new pass, which finds nothing to do.
+ */
+export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], options: MigrateOptions = {}): Promise<MigrationResult> {
+  const now = options.now ?? (() => new Date());
+  const progress = new MigrationProgress(store);
+  const byEntity = new Map(upgrades.map((upgrade) => [upgrade.entity, upgrade]));
+  const previous = await progress.run();
+  const resumed = previous !== undefined && previous.completedAt === undefined && !options.restart;
+  if (resumed && options.segments !== undefined && options.segments !== previous.segments) {
+    throw new Error(`A pass over ${previous.segments} segments is in progress: resume it with as many, or start again with --restart`);
+  }
+  const segments = resumed ? previous.segments : (options.segments ?? DEFAULT_SEGMENTS);
+  if (!Number.isInteger(segments) || segments < 1 || segments > 1_000_000) throw new Error('Segments must be a whole number from 1');
+  if (!resumed) await progress.begin(segments, now().toISOString());
+
+  const total: Tally = { seen: 0, upgraded: 0, skipped: 0 };
+  const upgradeOne = async (item: Item): Promise<'upgraded' | 'skipped'> => {
+    let current: Item | undefined = item;
+    for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+      const upgrade = current && byEntity.get(String(current.entity));
+      if (!current || !upgrade || current.schema === SCHEMA) return 'skipped';
+      const outcome = await upgrade.upgrade(current);
+      if (outcome !== 'changed') return outcome;
+      const key: Key = { pk: String(current.pk), sk: String(current.sk) };
+      current = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item;
+    }
+    throw new Error(`${item.pk} kept changing while it was upgraded (${MAX_RETRIES} tries)`);
+  };
+
+  // A segment that fails stops the others after their pages in progress; the run then fails with its error.
+  const failed = new AbortController();
+  const runSegment = async (segment: number): Promise<boolean> => {
+    const state = await progress.segment(segment);
+    while (!state.done) {
+      if (options.signal?.aborted || failed.signal.aborted) return false;
+      const page = await store.db.send(
+        new ScanCommand({
+          TableName: store.tableName,
+          ...(segments > 1 && { Segment: segment, TotalSegments: segments }),
+          ExclusiveStartKey: state.lastKey,
+          Limit: options.pageSize,
+        }),
+      );
+      const items = page.Items ?? [];
+      const outcomes = await inBatches(
+        items.filter((item) => byEntity.has(String(item.entity))),
+        options.concurrency ?? 8,
+        upgradeOne,
+      );
+      const upgraded = outcomes.filter((outcome) => outcome === 'upgraded').length;
+      const tally = { seen: items.length, upgraded, skipped: outcomes.length - upgraded };
+      for (const name of ['seen', 'upgraded', 'skipped'] as const) {
+        state[name] += tally[name];
+        total[name] += tally[name];
+      }
+      state.lastKey = page.LastEvaluatedKey;
+      state.done = page.LastEvaluatedKey === undefined;
+      await progress.save(segment, state);
+      options.onPage?.({ ...total });
+    }
+    return true;
+  };
+
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: segments }, (_, segment) =>
+      runSegment(segment).catch((error: unknown) => {
+        failed.abort();
+        throw error;
+      }),
+    ),
+  );
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+  const completed = outcomes.every((outcome) => outcome.status === 'fulfilled' && outcome.value);
+  if (completed) await progress.complete(now().toISOString());
+  return { ...total, completed, segments, resumed };
+}
+
+/** `work` over every item, at most `width` at a time; the results in the items' order. */
+async function inBatches<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += width) {
+    results.push(...(await Promise.all(items.slice(start, start + width).map(work))));
+  }
+  return results;
+}

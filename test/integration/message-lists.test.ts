@@ -1,0 +1,228 @@
+import fc from 'fast-check';
+import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../shared/domain/campaigns';
+import { type CampaignState, listMessages, type MessageQuery, type MessageSortField } from '../../shared/domain/message-listing';
+import { MESSAGE_STATUSES, type MessageStatus } from '../../shared/domain/message-status';
+import type { Message } from '../../shared/domain/messages';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { MessageChanges } from '../../shared/store/message-changes';
+import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { startTestStore } from '../support/dynamo';
+
+/**
+ * Message/List from the indexes against the pure rule (domain/message-listing.ts): random
+ * messages in two accounts, written through the repositories as sending and reports write
+ * them (created NEW, claimed, accepted, reported; campaigns moved), then random criteria,
+ * sorts and pages, compared item by item and by total.
+ */
+
+let store: Store;
+let close: () => Promise<void>;
+let messages: MessagesRepository;
+let campaigns: CampaignsRepository;
+let lists: IndexedMessageLists;
+let nextAccount = 1;
+let nextId = 1;
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+  const changes = new MessageChanges(store);
+  messages = new MessagesRepository(store, changes);
+  campaigns = new CampaignsRepository(store, changes);
+  lists = new IndexedMessageLists(store, changes.counted);
+});
+afterAll(() => close());
+
+const T0 = Date.parse('2026-11-20T00:00:00.000Z');
+const MINUTE = 60_000;
+const at = (minutes: number) => new Date(T0 + minutes * MINUTE);
+const SENDERS = ['Alerts', 'Shop', 'Shop 2', 'SMS'];
+const NUMBERS = ['447700900123', '447700900124', '447711100123', '77012345670', '4477009', '12312'];
+const TEXTS = ['Hi', 'Hi there', 'hi', 'Привет', 'é', '😀 ok', `${'a'.repeat(205)}x`, `${'a'.repeat(205)}y`];
+const SORT_FIELDS: MessageSortField[] = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'];
+
+interface Spec {
+  account: 0 | 1;
+  from: string;
+  to: string;
+  text: string;
+  segNum: number;
+  created: number;
+  status: MessageStatus;
+  sentAfter: number;
+  updatedAfter: number;
+  campaignStatus: CampaignStatus;
+  deferred: boolean;
+}
+
+const spec: fc.Arbitrary<Spec> = fc.record({
+  // Most in the first account, so that it has pages past the first and a last page read from the end.
+  account: fc.oneof({ arbitrary: fc.constant(0 as const), weight: 4 }, { arbitrary: fc.constant(1 as const), weight: 1 }),
+  from: fc.constantFrom(...SENDERS),
+  to: fc.constantFrom(...NUMBERS),
+  text: fc.constantFrom(...TEXTS),
+  segNum: fc.integer({ min: 1, max: 3 }),
+  // Few distinct minutes, so that creation times tie.
+  created: fc.integer({ min: 0, max: 40 }).map((k) => k * 37),
+  status: fc.constantFrom(...MESSAGE_STATUSES),
+  sentAfter: fc.integer({ min: 0, max: 300 }),
+  updatedAfter: fc.integer({ min: 0, max: 300 }),
+  campaignStatus: fc.constantFrom(...CAMPAIGN_STATUSES),
+  deferred: fc.boolean(),
+});
+
+const SENT: ReadonlySet<MessageStatus> = new Set(['ACCEPTD', 'PDLIVRD', 'DELIVRD', 'UNDELIV', 'EXPIRED']);
+
+/** Writes one message's life as the services do, up to its status and its campaign's. */
+async function write(accountId: number, s: Spec): Promise<void> {
+  const id = nextId++;
+  const createdAt = at(s.created).toISOString();
+  await campaigns.create({
+    id,
+    accountId,
+    messageId: id,
+    name: null,
+    status: 'NEW',
+    linkIds: [],
+    createdAt,
+    sentAt: null,
+    deferredTo: s.deferred ? at(s.created + 120).toISOString() : null,
+  });
+  const message: Message = {
+    id,
+    accountId,
+    campaignId: id,
+    from: s.from,
+    to: s.to,
+    text: s.text,
+    segNum: s.segNum,
+    segUserBuy: 0.05,
+    status: 'NEW',
+    uuid: `U${id}`,
+    countryA2: 'GB',
+    validityMinutes: 1440,
+    createdAt,
+    startSendAt: null,
+    statusUpdatedAt: null,
+    gateway: null,
+    gatewayMessageId: null,
+    submitState: null,
+  };
+  await messages.create(message, { status: 'NEW', deferred: s.deferred });
+  const sentAt = at(s.created + s.sentAfter);
+  if (s.status !== 'NEW') await messages.claimForSend(id, at(s.created));
+  if (SENT.has(s.status)) await messages.markAccepted(id, 'sim', `g${id}`, sentAt);
+  if (s.status !== 'NEW' && s.status !== 'ENQUEUD' && s.status !== 'ACCEPTD') {
+    await messages.applyStatus(id, s.status, new Date(sentAt.getTime() + s.updatedAfter * MINUTE));
+  }
+  if (s.campaignStatus !== 'NEW') await campaigns.move(id, ['NEW'], s.campaignStatus, SENT.has(s.status) ? sentAt.toISOString() : undefined);
+}
+
+const instant = fc.integer({ min: -10, max: 1900 }).map(at);
+
+/** A query; its campaign ids are positions among the run's messages, some past the last (no such campaign). */
+function queryOf(): fc.Arbitrary<MessageQuery> {
+  return fc
+    .record({
+      campaignIds: fc.uniqueArray(fc.integer({ min: 0, max: 75 }), { maxLength: 6 }),
+      from: fc.constantFrom(...SENDERS, 'Nobody'),
+      to: fc.constantFrom('4477', '123', '7009', '0012', '447700900123', '5', '9'),
+      text: fc.constantFrom(...TEXTS, 'Hi the'),
+      status: fc.constantFrom(...MESSAGE_STATUSES),
+      groups: fc.constant<string[]>(['5']),
+      campaignStatus: fc.constantFrom(...CAMPAIGN_STATUSES, 'NOT_YET_SENT' as const, 'DEFERRED' as const),
+      campaignCreatedFrom: instant,
+      campaignCreatedTo: instant,
+      campaignSentFrom: instant,
+      campaignSentTo: instant,
+      startSendFrom: instant,
+      startSendTo: instant,
+      statusUpdateFrom: instant,
+      statusUpdateTo: instant,
+    })
+    .chain((criteria) =>
+      fc
+        .record({
+          sort: fc.uniqueArray(fc.record({ field: fc.constantFrom(...SORT_FIELDS), direction: fc.constantFrom('ASC' as const, 'DESC' as const) }), {
+            maxLength: 2,
+            selector: (s) => s.field,
+          }),
+          pagination: fc.record({ pageSize: fc.constant(25 as const), currentPage: fc.integer({ min: 0, max: 2 }) }),
+        })
+        .map((rest) => ({ ...criteria, ...rest })),
+    );
+}
+
+/** The query with only the criteria named. */
+const withCriteria = (query: MessageQuery, names: string[]): MessageQuery => {
+  const { sort, pagination, ...criteria } = query;
+  return { ...Object.fromEntries(Object.entries(criteria).filter(([name]) => names.includes(name))), sort, pagination };
+};
+const CRITERIA = [
+  'campaignIds',
+  'from',
+  'to',
+  'text',
+  'status',
+  'groups',
+  'campaignStatus',
+  'campaignCreated',
+  'campaignSent',
+  'startSend',
+  'statusUpdate',
+];
+/** A criterion's names in the query: a time range is one, with either end or both. */
+const criterionNames: fc.Arbitrary<string[]> = fc
+  .constantFrom(...CRITERIA)
+  .chain(
+    (name): fc.Arbitrary<string[]> =>
+      ['campaignCreated', 'campaignSent', 'startSend', 'statusUpdate'].includes(name)
+        ? fc.constantFrom<string[]>([`${name}From`], [`${name}To`], [`${name}From`, `${name}To`])
+        : fc.constant([name]),
+  );
+/** None (a sort alone), mostly one criterion (served in its index's order), or up to three. */
+const chosen: fc.Arbitrary<string[]> = fc.oneof(
+  { arbitrary: fc.constant<string[]>([]), weight: 1 },
+  { arbitrary: criterionNames, weight: 4 },
+  { arbitrary: fc.array(criterionNames, { minLength: 2, maxLength: 3 }).map((names) => names.flat()), weight: 2 },
+);
+
+describe('Message/List from the indexes', () => {
+  it('answers as the pure rule does, for random messages, criteria, sorts and pages', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(spec, { minLength: 30, maxLength: 60, size: 'max' }),
+        fc.array(fc.tuple(queryOf(), chosen), { minLength: 24, maxLength: 24 }),
+        async (specs, queries) => {
+          const accounts = [nextAccount++, nextAccount++];
+          const first = nextId;
+          for (const s of specs) await write(accounts[s.account] as number, s);
+          const ids = Array.from({ length: nextId - first }, (_, i) => first + i);
+          const stored = await messages.getMany(ids);
+          const states = new Map<number, CampaignState>(
+            (await campaigns.getMany(ids)).map((campaign) => [campaign.id, { status: campaign.status, deferred: campaign.deferredTo !== null }]),
+          );
+          for (const [generated, names] of queries) {
+            const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
+            for (const accountId of accounts) {
+              const expected = listMessages(
+                stored.filter((m) => m.accountId === accountId),
+                states,
+                query,
+              );
+              const actual = await lists.list(accountId, query);
+              const described = JSON.stringify(query);
+              expect({ query: described, ids: actual.items.map(({ message }) => message.id), total: actual.totalItemCount }).toEqual({
+                query: described,
+                ids: expected.items.map(({ message }) => message.id),
+                total: expected.totalItemCount,
+              });
+            }
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+  }, 300_000);
+});

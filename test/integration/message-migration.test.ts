@@ -1,0 +1,127 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { listMessages } from '../../shared/domain/message-listing';
+import type { Message } from '../../shared/domain/messages';
+import { systemClock, ulidAt } from '../../shared/ids';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { CountedWrites } from '../../shared/store/counted-writes';
+import { withoutNulls } from '../../shared/store/items';
+import { keys } from '../../shared/store/keys';
+import { MessageChanges } from '../../shared/store/message-changes';
+import { messageCounters } from '../../shared/store/message-keys';
+import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { messageUpgrade } from '../../shared/store/message-migration';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { startTestStore } from '../support/dynamo';
+import { aMessage } from '../support/fixtures';
+
+let store: Store;
+let close: () => Promise<void>;
+let counted: CountedWrites;
+
+beforeEach(async () => {
+  ({ store, close } = await startTestStore());
+  counted = new CountedWrites(store, () => ulidAt(systemClock()));
+});
+afterEach(() => close());
+
+const ACCOUNT = 3;
+const QUERY = { sort: [], pagination: { pageSize: 25 as const, currentPage: 0 } };
+
+/** A message and its campaign as the previous version wrote them: gsi1 only, no schema, not counted. */
+async function writeOld(
+  message: Message,
+  campaignStatus: 'DONE' | 'READY_FOR_SEND',
+  deferredTo: string | null = null,
+): Promise<Record<string, unknown>> {
+  await new CampaignsRepository(store).create({
+    id: message.campaignId,
+    accountId: message.accountId,
+    messageId: message.id,
+    name: null,
+    status: campaignStatus,
+    linkIds: [],
+    createdAt: message.createdAt,
+    sentAt: message.startSendAt,
+    deferredTo,
+  });
+  const item = {
+    ...keys.message(message.id),
+    ...keys.messageIndex(message.accountId, message.createdAt, message.id),
+    entity: 'Message',
+    ...withoutNulls(message),
+  };
+  await store.db.send(new PutCommand({ TableName: store.tableName, Item: item }));
+  return item;
+}
+
+describe('messageUpgrade', () => {
+  it('brings a message of the previous version into the lists and the counts, once', async () => {
+    // Prepare
+    const sent = aMessage({
+      id: 1,
+      campaignId: 11,
+      accountId: ACCOUNT,
+      status: 'DELIVRD',
+      createdAt: '2026-11-20T10:00:00.000Z',
+      startSendAt: '2026-11-20T10:00:05.000Z',
+      statusUpdatedAt: '2026-11-20T10:01:00.000Z',
+    });
+    const held = aMessage({
+      id: 2,
+      campaignId: 12,
+      accountId: ACCOUNT,
+      status: 'NEW',
+      createdAt: '2026-11-20T11:00:00.000Z',
+      startSendAt: null,
+      statusUpdatedAt: null,
+    });
+    const items = [await writeOld(sent, 'DONE'), await writeOld(held, 'READY_FOR_SEND', '2026-11-21T10:00:00.000Z')];
+    const lists = new IndexedMessageLists(store, counted);
+    expect((await lists.list(ACCOUNT, QUERY)).items).toEqual([]);
+    const upgrade = messageUpgrade(store, counted);
+
+    // Act
+    const outcomes = [await upgrade.upgrade(items[0] as never), await upgrade.upgrade(items[1] as never)];
+
+    // Assess
+    expect(outcomes).toEqual(['upgraded', 'upgraded']);
+    const stored = await new MessagesRepository(store).getMany([1, 2]);
+    const states = new Map([
+      [11, { status: 'DONE' as const, deferred: false }],
+      [12, { status: 'READY_FOR_SEND' as const, deferred: true }],
+    ]);
+    for (const query of [
+      QUERY,
+      { ...QUERY, campaignStatus: 'DEFERRED' as const },
+      { ...QUERY, campaignStatus: 'DONE' as const },
+      { ...QUERY, status: 'DELIVRD' as const },
+      { ...QUERY, startSendFrom: new Date('2026-11-20T00:00:00Z') },
+      { ...QUERY, sort: [{ field: 'segNum' as const, direction: 'ASC' as const }] },
+    ]) {
+      expect(await lists.list(ACCOUNT, query)).toEqual(listMessages(stored, states, query));
+    }
+    const [cells] = await counted.read([messageCounters.all(ACCOUNT)], true);
+    expect(cells).toMatchObject({ all: 2, 'st#DELIVRD': 1, 'st#NEW': 1, 'cs#DONE': 1, 'cs#READY_FOR_SEND#D': 1 });
+    // Again: nothing to do, nothing counted twice.
+    const again = await new MessageChanges(store, counted).get(1);
+    expect(await upgrade.upgrade(again as never)).toBe('skipped');
+    expect((await counted.read([messageCounters.all(ACCOUNT)], true))[0]).toMatchObject({ all: 2 });
+  });
+
+  it('writes nothing over a message changed since it was read, and says so', async () => {
+    // Prepare
+    const message = aMessage({ id: 5, campaignId: 15, accountId: ACCOUNT, status: 'ACCEPTD', statusUpdatedAt: '2026-11-20T10:00:05.000Z' });
+    const read = await writeOld(message, 'DONE');
+    // A report after the read: the change upgrades the message itself.
+    await new MessagesRepository(store).applyStatus(5, 'DELIVRD', new Date('2026-11-20T10:02:00Z'));
+
+    // Act
+    const outcome = await messageUpgrade(store, counted).upgrade(read as never);
+
+    // Assess
+    expect(outcome).toBe('changed');
+    expect((await counted.read([messageCounters.all(ACCOUNT)], true))[0]).toMatchObject({ all: 1, 'st#DELIVRD': 1 });
+    expect((await counted.read([messageCounters.all(ACCOUNT)], true))[0]?.['st#ACCEPTD'] ?? 0).toBe(0);
+  });
+});
