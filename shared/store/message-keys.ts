@@ -92,6 +92,16 @@ export function messageIndexKeys(m: MessageKeyFields): Record<string, NativeAttr
   };
 }
 
+/** `<createdAt>#pad(id)` and the character before it, at the end of every string sort key. */
+const TAIL_LENGTH = 24 + 1 + ID_DIGITS + 1;
+
+/** The sorted field's value as an index entry's sort key holds it (runs of equal values share it). */
+export function sortValueOfKey(index: string, key: NativeAttributeValue): string | bigint {
+  if (index === 'gsi3') return BigInt(key) / (MS_SCALE * ID_SCALE);
+  if (index === 'gsi8') return BigInt(key) / ID_SCALE;
+  return String(key).slice(0, -TAIL_LENGTH);
+}
+
 /** The ranges each criterion and sort reads (index, partition and sort-key prefix or bounds). */
 export const messageRanges = {
   account: accountMessages,

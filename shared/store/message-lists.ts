@@ -5,20 +5,20 @@ import {
   type MessageQuery,
   type MessageSortField,
   matchingMessage,
-  matchingTo,
   messageOrder,
 } from '../domain/message-listing';
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
-import { batchGetAll } from './batch';
 import { systemClock, ulidAt } from '../ids';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
-import { messageCounters, messageRanges, textHash } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
+import { ENTRY_SORTS, earliest, emptyRange, entryDecides, entryMatches, entryMessage, insertionPoint, latest } from './message-list-entries';
 import { fromMessageItem } from './messages-repo';
 
 /** A way to find the matches of one criterion: index ranges, and the order they come in. */
@@ -68,6 +68,7 @@ export class IndexedMessageLists implements MessageLists {
       const entries = await readPage(this.store, driver.ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
       return { items: (await this.#messages(entries)).map(({ message }) => ({ message })), totalItemCount: total };
     }
+    if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // The counters say how many each criterion matches: the fewest drives.
     if (drivers.length > 1) for (const driver of drivers) if (driver.total) driver.rank = 10 + (await driver.total());
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
@@ -209,6 +210,40 @@ export class IndexedMessageLists implements MessageLists {
     return { items: messages.map((message) => ({ message })), totalItemCount: total };
   }
 
+  /**
+   * Several sort fields and no criterion: the first field's index in its direction, each run
+   * of entries equal in that field that touches the page read whole (its messages by
+   * BatchGetItem) and ordered by the rest in memory; the runs before the page are only counted.
+   */
+  async #byRuns(accountId: number, driver: Driver, query: MessageQuery, offset: number, pageSize: number): Promise<MessageListing> {
+    const order = messageOrder(query.sort);
+    const end = offset + pageSize;
+    const page: Message[] = [];
+    let run: Entry[] = [];
+    let runValue: unknown;
+    let position = 0;
+    const index = driver.ranges[0]?.index ?? 'gsi1';
+    const close = async () => {
+      if (position + run.length > offset && position < end) {
+        const sorted = (await this.#messages(run)).map(({ message }) => message).sort(order);
+        page.push(...sorted.slice(Math.max(0, offset - position), end - position));
+      }
+      position += run.length;
+      run = [];
+    };
+    for await (const entry of scanRanges(this.store, driver.ranges, query.sort[0]?.direction === 'ASC')) {
+      const value = sortValueOfKey(index, entry[`${index}sk`]);
+      if (run.length > 0 && value !== runValue) {
+        await close();
+        if (position >= end) break;
+      }
+      runValue = value;
+      run.push(entry);
+    }
+    await close();
+    return { items: page.map((message) => ({ message })), totalItemCount: await this.#cell(accountId, 'all')() };
+  }
+
   /** criteria[campaignIds] (at most 100): their messages, by the campaigns' message ids, the account's only. */
   async #byCampaigns(accountId: number, query: MessageQuery, anyAffix: boolean): Promise<MessageListing> {
     const campaigns = await batchGetAll(
@@ -256,71 +291,3 @@ export class IndexedMessageLists implements MessageLists {
     return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
   }
 }
-
-/** Sorts whose values every index entry carries (creation and id always). */
-const ENTRY_SORTS: ReadonlySet<MessageSortField> = new Set(['campaignId', 'from', 'to']);
-
-/** Whether the criteria can all be decided on an index entry (its projected attributes). */
-function entryDecides(query: MessageQuery): boolean {
-  return (
-    query.status === undefined &&
-    query.campaignStatus === undefined &&
-    !query.startSendFrom &&
-    !query.startSendTo &&
-    !query.campaignSentFrom &&
-    !query.campaignSentTo &&
-    !query.statusUpdateFrom &&
-    !query.statusUpdateTo
-  );
-}
-
-/** The criteria an index entry can decide, checked before its message is read. */
-function entryMatches(query: MessageQuery, anyAffix: boolean, entry: Entry): boolean {
-  const createdAt = Date.parse(String(entry.createdAt));
-  return (
-    (query.from === undefined || entry.from === query.from) &&
-    (query.to === undefined || matchingTo(query.to, anyAffix)(String(entry.to))) &&
-    (query.text === undefined || entry.textHash === textHash(query.text)) &&
-    (!query.campaignCreatedFrom || createdAt >= query.campaignCreatedFrom.getTime()) &&
-    (!query.campaignCreatedTo || createdAt <= query.campaignCreatedTo.getTime())
-  );
-}
-
-/** An entry as far as the entry-decided criteria and sorts look: the projected attributes. */
-function entryMessage(entry: Entry): Message {
-  return {
-    id: Number(entry.id),
-    accountId: Number(entry.accountId),
-    campaignId: Number(entry.campaignId),
-    from: String(entry.from),
-    to: String(entry.to),
-    createdAt: String(entry.createdAt),
-    text: '',
-  } as Message;
-}
-
-function insertionPoint(sorted: Message[], message: Message, order: (a: Message, b: Message) => number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const at = sorted[middle];
-    if (at && order(at, message) <= 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** A time range that ends before it starts matches nothing (and is no key condition DynamoDB takes). */
-function emptyRange(query: MessageQuery): boolean {
-  const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
-  const sentTo = earliest(query.startSendTo, query.campaignSentTo);
-  return [
-    [query.campaignCreatedFrom, query.campaignCreatedTo],
-    [sentFrom, sentTo],
-    [query.statusUpdateFrom, query.statusUpdateTo],
-  ].some(([from, to]) => from !== undefined && to !== undefined && from > to);
-}
-
-const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
-const earliest = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));
