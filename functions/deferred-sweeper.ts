@@ -1,5 +1,6 @@
 import { runtime } from '../shared/runtime';
 import { COUNTED_RECOVERY_AGE_MS } from '../shared/store/counted-writes';
+import { logger } from '../shared/telemetry';
 
 const rt = runtime();
 
@@ -12,5 +13,6 @@ export const handler = async () => {
   // One failing does not stop the other; a failure still fails the run, which is retried.
   if (released.status === 'rejected') throw released.reason;
   if (recovered.status === 'rejected') throw recovered.reason;
+  if (recovered.value > 0) logger.warn('Finished counted changes a crash had left unfinished', { recovered: recovered.value });
   return { released: released.value, recovered: recovered.value };
 };

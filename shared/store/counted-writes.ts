@@ -37,15 +37,18 @@ interface StoredOp {
 export const NOT_MARKED = 'attribute_not_exists(cntOp)';
 
 /**
- * The change's owner (who marked it) writes its steps only this long after the change was
- * made; past it, the owner stops and leaves the change to be renewed.
+ * The change's owner (who marked it) sends its steps only this long after the change was
+ * made; past it, the owner stops and leaves the change to be renewed. Its whole run takes
+ * tens of milliseconds.
  */
-export const LEASE_MS = 5_000;
+export const LEASE_MS = 2_000;
 /**
  * A change this old is renewed (given a fresh id) by whoever finds it unfinished: every
- * step sent under the lease has landed by then (10 s allowed for a request in flight).
+ * step sent under the lease has landed by then (6 s allowed for a request in flight, the
+ * SDK's own retries with their back-off included). Waiting for it keeps a writer that meets
+ * a crashed change under the API functions' 10 s timeout.
  */
-export const RENEW_AFTER_MS = 15_000;
+export const RENEW_AFTER_MS = 8_000;
 /** The scheduled sweep finishes changes older than this (a minute: their writers are long gone). */
 export const COUNTED_RECOVERY_AGE_MS = 60_000;
 /** Ids left in a counter's set by a crash between the last two steps are dropped after this. */
