@@ -1,25 +1,44 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageQuery, MessageSortField } from '../domain/message-listing';
 import { matchingTo } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
-import type { Entry } from './index-reader';
-import { textHash } from './message-keys';
+import type { Store } from './client';
+import type { Entry, IndexRange } from './index-reader';
+import { messageRanges, textHash } from './message-keys';
 
-/** What Message/List's planner decides on index entries, before (or instead of) reading messages. */
+/** Pieces of Message/List's planner: its drivers, and what it decides on index entries before (or instead of) reading messages. */
+
+/** A way to find the matches of one criterion: index ranges, and the order they come in. */
+export interface Driver {
+  ranges: IndexRange[];
+  /** The order the ranges are read in: creation (the default order), or a sort field's. */
+  order: 'created' | MessageSortField;
+  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
+  keep?: (entry: Entry) => boolean;
+  /** Entries to pass over (already read through another range). */
+  skip?: (entry: Entry) => boolean;
+  /** The exact number of matches, from the counters; undefined when none covers the criterion. */
+  total?: () => Promise<number>;
+  /** How many entries it is likely to read, to pick the cheapest; lower is better. */
+  rank: number;
+  /** The criteria its ranges decide exactly (those the index entries cannot are then not read from the messages). */
+  covers?: MessageCriterion;
+}
 
 /** Sorts whose values every index entry carries (creation and id always). */
 export const ENTRY_SORTS: ReadonlySet<MessageSortField> = new Set(['campaignId', 'from', 'to']);
 
-/** Whether the criteria can all be decided on an index entry (its projected attributes). */
-export function entryDecides(query: MessageQuery): boolean {
+/** The criteria the index entries do not carry: a driver's ranges may decide one of them. */
+export type MessageCriterion = 'status' | 'campaignStatus' | 'startSend' | 'statusUpdate';
+
+/** Whether the criteria can all be decided on an index entry (its projected attributes), but the one `covered` by the ranges read. */
+export function entryDecides(query: MessageQuery, covered?: MessageCriterion): boolean {
+  const absent = (criterion: MessageCriterion, ...set: unknown[]) => criterion === covered || set.every((value) => value === undefined);
   return (
-    query.status === undefined &&
-    query.campaignStatus === undefined &&
-    !query.startSendFrom &&
-    !query.startSendTo &&
-    !query.campaignSentFrom &&
-    !query.campaignSentTo &&
-    !query.statusUpdateFrom &&
-    !query.statusUpdateTo
+    absent('status', query.status) &&
+    absent('campaignStatus', query.campaignStatus) &&
+    absent('startSend', query.startSendFrom, query.startSendTo, query.campaignSentFrom, query.campaignSentTo) &&
+    absent('statusUpdate', query.statusUpdateFrom, query.statusUpdateTo)
   );
 }
 
@@ -73,3 +92,21 @@ export function emptyRange(query: MessageQuery): boolean {
 
 export const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
 export const earliest = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));
+
+/** Whether some number of the account starts or ends with the digits: one entry of each index at most. */
+export async function someNumberStartsOrEnds(store: Store, accountId: number, digits: string): Promise<boolean> {
+  for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
+    const sk = `${range.index}sk`;
+    const found = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: range.index,
+        KeyConditionExpression: `${range.index}pk = :pk AND begins_with(${sk}, :prefix)`,
+        ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.sk.beginsWith },
+        Limit: 1,
+      }),
+    );
+    if ((found.Items?.length ?? 0) > 0) return true;
+  }
+  return false;
+}

@@ -1,12 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type CampaignState,
-  type MessageListing,
-  type MessageQuery,
-  type MessageSortField,
-  matchingMessage,
-  messageOrder,
-} from '../domain/message-listing';
+import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage, messageOrder } from '../domain/message-listing';
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
@@ -18,23 +10,19 @@ import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from '
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
 import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
-import { ENTRY_SORTS, earliest, emptyRange, entryDecides, entryMatches, entryMessage, insertionPoint, latest } from './message-list-entries';
+import {
+  type Driver,
+  ENTRY_SORTS,
+  earliest,
+  emptyRange,
+  entryDecides,
+  entryMatches,
+  entryMessage,
+  insertionPoint,
+  latest,
+  someNumberStartsOrEnds,
+} from './message-list-entries';
 import { fromMessageItem } from './messages-repo';
-
-/** A way to find the matches of one criterion: index ranges, and the order they come in. */
-interface Driver {
-  ranges: IndexRange[];
-  /** The order the ranges are read in: creation (the default order), or a sort field's. */
-  order: 'created' | MessageSortField;
-  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
-  keep?: (entry: Entry) => boolean;
-  /** Entries to pass over (already read through another range). */
-  skip?: (entry: Entry) => boolean;
-  /** The exact number of matches, from the counters; undefined when none covers the criterion. */
-  total?: () => Promise<number>;
-  /** How many entries it is likely to read, to pick the cheapest; lower is better. */
-  rank: number;
-}
 
 /**
  * Message/List from the indexes (docs/data-model.md §4.2, §4.4). A single criterion in its
@@ -55,7 +43,7 @@ export class IndexedMessageLists implements MessageLists {
     const { pageSize, currentPage } = query.pagination;
     const offset = currentPage * pageSize;
     if (query.groups?.length || emptyRange(query)) return { items: [], totalItemCount: 0 };
-    const anyAffix = query.to === undefined || (await this.#anyAffix(accountId, query.to));
+    const anyAffix = query.to === undefined || (await someNumberStartsOrEnds(this.store, accountId, query.to));
     if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
     const drivers = this.#drivers(accountId, query, anyAffix);
     const sort = query.sort;
@@ -66,7 +54,11 @@ export class IndexedMessageLists implements MessageLists {
       const driver = only ?? this.#sortDriver(accountId, wanted);
       const total = await (driver.total ? driver.total() : countRanges(this.store, driver.ranges, driver.keep));
       const entries = await readPage(this.store, driver.ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
-      return { items: (await this.#messages(entries)).map(({ message }) => ({ message })), totalItemCount: total };
+      // gsi1 projects whole messages: its entries are the page.
+      const messages = driver.ranges.every((range) => range.index === 'gsi1')
+        ? entries.map(fromMessageItem)
+        : (await this.#messages(entries)).map(({ message }) => message);
+      return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // The counters say how many each criterion matches: the fewest drives.
@@ -91,10 +83,22 @@ export class IndexedMessageLists implements MessageLists {
     if (query.from !== undefined)
       drivers.push({ ranges: [messageRanges.from(accountId, query.from)], order: 'created', total: cells([`from#${query.from}`]), rank: 3 });
     if (query.status !== undefined)
-      drivers.push({ ranges: [messageRanges.status(accountId, query.status)], order: 'created', total: cells([`st#${query.status}`]), rank: 4 });
+      drivers.push({
+        ranges: [messageRanges.status(accountId, query.status)],
+        order: 'created',
+        total: cells([`st#${query.status}`]),
+        rank: 4,
+        covers: 'status',
+      });
     if (query.campaignStatus !== undefined) {
       const ranges = messageRanges.campaignStatus(accountId, query.campaignStatus);
-      drivers.push({ ranges, order: 'created', total: cells(ranges.map((range) => `cs#${range.pk.split('#CS#')[1]}`)), rank: 4 });
+      drivers.push({
+        ranges,
+        order: 'created',
+        total: cells(ranges.map((range) => `cs#${range.pk.split('#CS#')[1]}`)),
+        rank: 4,
+        covers: 'campaignStatus',
+      });
     }
     if (query.campaignCreatedFrom || query.campaignCreatedTo) {
       const { campaignCreatedFrom: from, campaignCreatedTo: to } = query;
@@ -113,6 +117,7 @@ export class IndexedMessageLists implements MessageLists {
         order: 'startSendTs',
         total: this.#hours(accountId, 'S', messageRanges.startSend, sentFrom, sentTo),
         rank: 5,
+        covers: 'startSend',
       });
     }
     if (query.statusUpdateFrom || query.statusUpdateTo) {
@@ -122,6 +127,7 @@ export class IndexedMessageLists implements MessageLists {
         order: 'statusUpdateTs',
         total: this.#hours(accountId, 'U', messageRanges.statusUpdate, from, to),
         rank: 5,
+        covers: 'statusUpdate',
       });
     }
     return drivers;
@@ -177,7 +183,7 @@ export class IndexedMessageLists implements MessageLists {
   async #bounded(driver: Driver, query: MessageQuery, anyAffix: boolean, keepBest: number, offset: number): Promise<MessageListing> {
     const matches = matchingMessage(query, anyAffix);
     const order = messageOrder(query.sort);
-    const fromEntries = entryDecides(query) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
+    const fromEntries = entryDecides(query, driver.covers) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
     const best: Message[] = [];
     let total = 0;
     const offer = (message: Message) => {
@@ -261,24 +267,6 @@ export class IndexedMessageLists implements MessageLists {
       items: sorted.slice(currentPage * pageSize, (currentPage + 1) * pageSize).map((message) => ({ message })),
       totalItemCount: found.length,
     };
-  }
-
-  /** Whether some number of the account starts or ends with the digits: one entry of each index at most. */
-  async #anyAffix(accountId: number, digits: string): Promise<boolean> {
-    for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
-      const sk = `${range.index}sk`;
-      const found = await this.store.db.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          IndexName: range.index,
-          KeyConditionExpression: `${range.index}pk = :pk AND begins_with(${sk}, :prefix)`,
-          ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.sk.beginsWith },
-          Limit: 1,
-        }),
-      );
-      if ((found.Items?.length ?? 0) > 0) return true;
-    }
-    return false;
   }
 
   /** The messages of index entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
