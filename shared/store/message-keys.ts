@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { CampaignStatus } from '../domain/campaigns';
+import { CAMPAIGN_STATUSES, type CampaignStatus } from '../domain/campaigns';
 import { NOT_YET_SENT_STATUSES, sortableText } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
+import type { IndexRange } from './index-reader';
 import { type Key, keys } from './keys';
 
 /**
@@ -146,6 +147,11 @@ export const messageRanges = {
     pk: accountMessages(accountId),
     sk: { beginsWith: status === undefined ? 'ST#' : `ST#${status}#` },
   }),
+  /** Every message in creation order through gsi11 (its partitions merged; `sk` as gsi1's range, whose sort key is the same). */
+  byCreation: (accountId: number, sk?: IndexRange['sk']): IndexRange[] =>
+    CAMPAIGN_STATUSES.flatMap((status) =>
+      [false, true].map((deferred) => ({ index: 'gsi11', pk: campaignStatusPartition(accountId, status, deferred), ...(sk && { sk }) })),
+    ),
   /** gsi11's partitions for a campaign-status criterion, each in creation order. */
   campaignStatus: (accountId: number, wanted: CampaignStatus | 'NOT_YET_SENT' | 'DEFERRED') => {
     const statuses: readonly CampaignStatus[] = wanted === 'NOT_YET_SENT' || wanted === 'DEFERRED' ? NOT_YET_SENT_STATUSES : [wanted];
