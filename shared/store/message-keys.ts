@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import type { CampaignStatus } from '../domain/campaigns';
+import { CAMPAIGN_STATUSES, type CampaignStatus } from '../domain/campaigns';
 import { NOT_YET_SENT_STATUSES, sortableText } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
+import type { IndexRange } from './index-reader';
 import { type Key, keys } from './keys';
 
 /**
@@ -92,6 +93,16 @@ export function messageIndexKeys(m: MessageKeyFields): Record<string, NativeAttr
   };
 }
 
+/** `<createdAt>#pad(id)` and the character before it, at the end of every string sort key. */
+const TAIL_LENGTH = 24 + 1 + ID_DIGITS + 1;
+
+/** The sorted field's value as an index entry's sort key holds it (runs of equal values share it). */
+export function sortValueOfKey(index: string, key: NativeAttributeValue): string | bigint {
+  if (index === 'gsi3') return BigInt(key) / (MS_SCALE * ID_SCALE);
+  if (index === 'gsi8') return BigInt(key) / ID_SCALE;
+  return String(key).slice(0, -TAIL_LENGTH);
+}
+
 /** The ranges each criterion and sort reads (index, partition and sort-key prefix or bounds). */
 export const messageRanges = {
   account: accountMessages,
@@ -136,6 +147,11 @@ export const messageRanges = {
     pk: accountMessages(accountId),
     sk: { beginsWith: status === undefined ? 'ST#' : `ST#${status}#` },
   }),
+  /** Every message in creation order through gsi11 (its partitions merged; `sk` as gsi1's range, whose sort key is the same). */
+  byCreation: (accountId: number, sk?: IndexRange['sk']): IndexRange[] =>
+    CAMPAIGN_STATUSES.flatMap((status) =>
+      [false, true].map((deferred) => ({ index: 'gsi11', pk: campaignStatusPartition(accountId, status, deferred), ...(sk && { sk }) })),
+    ),
   /** gsi11's partitions for a campaign-status criterion, each in creation order. */
   campaignStatus: (accountId: number, wanted: CampaignStatus | 'NOT_YET_SENT' | 'DEFERRED') => {
     const statuses: readonly CampaignStatus[] = wanted === 'NOT_YET_SENT' || wanted === 'DEFERRED' ? NOT_YET_SENT_STATUSES : [wanted];

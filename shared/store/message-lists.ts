@@ -1,40 +1,28 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  type CampaignState,
-  type MessageListing,
-  type MessageQuery,
-  type MessageSortField,
-  matchingMessage,
-  matchingTo,
-  messageOrder,
-} from '../domain/message-listing';
+import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage, messageOrder } from '../domain/message-listing';
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
-import { batchGetAll } from './batch';
 import { systemClock, ulidAt } from '../ids';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
-import { messageCounters, messageRanges, textHash } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
+import {
+  type Driver,
+  ENTRY_SORTS,
+  earliest,
+  emptyRange,
+  entryDecides,
+  entryMatches,
+  entryMessage,
+  insertionPoint,
+  latest,
+  someNumberStartsOrEnds,
+} from './message-list-entries';
 import { fromMessageItem } from './messages-repo';
-
-/** A way to find the matches of one criterion: index ranges, and the order they come in. */
-interface Driver {
-  ranges: IndexRange[];
-  /** The order the ranges are read in: creation (the default order), or a sort field's. */
-  order: 'created' | MessageSortField;
-  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
-  keep?: (entry: Entry) => boolean;
-  /** Entries to pass over (already read through another range). */
-  skip?: (entry: Entry) => boolean;
-  /** The exact number of matches, from the counters; undefined when none covers the criterion. */
-  total?: () => Promise<number>;
-  /** How many entries it is likely to read, to pick the cheapest; lower is better. */
-  rank: number;
-}
 
 /**
  * Message/List from the indexes (docs/data-model.md §4.2, §4.4). A single criterion in its
@@ -45,17 +33,25 @@ interface Driver {
  * campaign status and times), and the best `offset + pageSize` kept in order: cost and
  * memory in proportion to that criterion's matches and the page's depth, never all at once.
  */
+/**
+ * Entries skipped beyond which a page in creation order is found through gsi11 (~250-byte
+ * entries, ~30 per RRU, 16 partitions merged) rather than gsi1 (whole messages, ~5 per RRU).
+ */
+const FAR_SKIP = 200;
+
 export class IndexedMessageLists implements MessageLists {
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
+    /** FAR_SKIP, lowered by tests to take that path on few messages. */
+    private readonly farSkip = FAR_SKIP,
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
     const { pageSize, currentPage } = query.pagination;
     const offset = currentPage * pageSize;
     if (query.groups?.length || emptyRange(query)) return { items: [], totalItemCount: 0 };
-    const anyAffix = query.to === undefined || (await this.#anyAffix(accountId, query.to));
+    const anyAffix = query.to === undefined || (await someNumberStartsOrEnds(this.store, accountId, query.to));
     if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
     const drivers = this.#drivers(accountId, query, anyAffix);
     const sort = query.sort;
@@ -65,9 +61,16 @@ export class IndexedMessageLists implements MessageLists {
     if (sort.length <= 1 && drivers.length <= 1 && (!only || (only.order === wanted && !only.skip))) {
       const driver = only ?? this.#sortDriver(accountId, wanted);
       const total = await (driver.total ? driver.total() : countRanges(this.store, driver.ranges, driver.keep));
-      const entries = await readPage(this.store, driver.ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
-      return { items: (await this.#messages(entries)).map(({ message }) => ({ message })), totalItemCount: total };
+      // gsi1 projects whole messages: its entries are the page. Far from both ends, the
+      // entries skipped are read from gsi11's partitions instead: the same order, small entries.
+      const whole = driver.ranges.every((range) => range.index === 'gsi1');
+      const far = whole && Math.min(offset, total - offset - pageSize) > this.farSkip;
+      const ranges = far ? messageRanges.byCreation(accountId, driver.ranges[0]?.sk) : driver.ranges;
+      const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
+      const messages = whole && !far ? entries.map(fromMessageItem) : (await this.#messages(entries)).map(({ message }) => message);
+      return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
+    if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // The counters say how many each criterion matches: the fewest drives.
     if (drivers.length > 1) for (const driver of drivers) if (driver.total) driver.rank = 10 + (await driver.total());
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
@@ -90,10 +93,22 @@ export class IndexedMessageLists implements MessageLists {
     if (query.from !== undefined)
       drivers.push({ ranges: [messageRanges.from(accountId, query.from)], order: 'created', total: cells([`from#${query.from}`]), rank: 3 });
     if (query.status !== undefined)
-      drivers.push({ ranges: [messageRanges.status(accountId, query.status)], order: 'created', total: cells([`st#${query.status}`]), rank: 4 });
+      drivers.push({
+        ranges: [messageRanges.status(accountId, query.status)],
+        order: 'created',
+        total: cells([`st#${query.status}`]),
+        rank: 4,
+        covers: 'status',
+      });
     if (query.campaignStatus !== undefined) {
       const ranges = messageRanges.campaignStatus(accountId, query.campaignStatus);
-      drivers.push({ ranges, order: 'created', total: cells(ranges.map((range) => `cs#${range.pk.split('#CS#')[1]}`)), rank: 4 });
+      drivers.push({
+        ranges,
+        order: 'created',
+        total: cells(ranges.map((range) => `cs#${range.pk.split('#CS#')[1]}`)),
+        rank: 4,
+        covers: 'campaignStatus',
+      });
     }
     if (query.campaignCreatedFrom || query.campaignCreatedTo) {
       const { campaignCreatedFrom: from, campaignCreatedTo: to } = query;
@@ -112,6 +127,7 @@ export class IndexedMessageLists implements MessageLists {
         order: 'startSendTs',
         total: this.#hours(accountId, 'S', messageRanges.startSend, sentFrom, sentTo),
         rank: 5,
+        covers: 'startSend',
       });
     }
     if (query.statusUpdateFrom || query.statusUpdateTo) {
@@ -121,6 +137,7 @@ export class IndexedMessageLists implements MessageLists {
         order: 'statusUpdateTs',
         total: this.#hours(accountId, 'U', messageRanges.statusUpdate, from, to),
         rank: 5,
+        covers: 'statusUpdate',
       });
     }
     return drivers;
@@ -176,7 +193,7 @@ export class IndexedMessageLists implements MessageLists {
   async #bounded(driver: Driver, query: MessageQuery, anyAffix: boolean, keepBest: number, offset: number): Promise<MessageListing> {
     const matches = matchingMessage(query, anyAffix);
     const order = messageOrder(query.sort);
-    const fromEntries = entryDecides(query) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
+    const fromEntries = entryDecides(query, driver.covers) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
     const best: Message[] = [];
     let total = 0;
     const offer = (message: Message) => {
@@ -209,6 +226,40 @@ export class IndexedMessageLists implements MessageLists {
     return { items: messages.map((message) => ({ message })), totalItemCount: total };
   }
 
+  /**
+   * Several sort fields and no criterion: the first field's index in its direction, each run
+   * of entries equal in that field that touches the page read whole (its messages by
+   * BatchGetItem) and ordered by the rest in memory; the runs before the page are only counted.
+   */
+  async #byRuns(accountId: number, driver: Driver, query: MessageQuery, offset: number, pageSize: number): Promise<MessageListing> {
+    const order = messageOrder(query.sort);
+    const end = offset + pageSize;
+    const page: Message[] = [];
+    let run: Entry[] = [];
+    let runValue: unknown;
+    let position = 0;
+    const index = driver.ranges[0]?.index ?? 'gsi1';
+    const close = async () => {
+      if (position + run.length > offset && position < end) {
+        const sorted = (await this.#messages(run)).map(({ message }) => message).sort(order);
+        page.push(...sorted.slice(Math.max(0, offset - position), end - position));
+      }
+      position += run.length;
+      run = [];
+    };
+    for await (const entry of scanRanges(this.store, driver.ranges, query.sort[0]?.direction === 'ASC')) {
+      const value = sortValueOfKey(index, entry[`${index}sk`]);
+      if (run.length > 0 && value !== runValue) {
+        await close();
+        if (position >= end) break;
+      }
+      runValue = value;
+      run.push(entry);
+    }
+    await close();
+    return { items: page.map((message) => ({ message })), totalItemCount: await this.#cell(accountId, 'all')() };
+  }
+
   /** criteria[campaignIds] (at most 100): their messages, by the campaigns' message ids, the account's only. */
   async #byCampaigns(accountId: number, query: MessageQuery, anyAffix: boolean): Promise<MessageListing> {
     const campaigns = await batchGetAll(
@@ -228,24 +279,6 @@ export class IndexedMessageLists implements MessageLists {
     };
   }
 
-  /** Whether some number of the account starts or ends with the digits: one entry of each index at most. */
-  async #anyAffix(accountId: number, digits: string): Promise<boolean> {
-    for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
-      const sk = `${range.index}sk`;
-      const found = await this.store.db.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          IndexName: range.index,
-          KeyConditionExpression: `${range.index}pk = :pk AND begins_with(${sk}, :prefix)`,
-          ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.sk.beginsWith },
-          Limit: 1,
-        }),
-      );
-      if ((found.Items?.length ?? 0) > 0) return true;
-    }
-    return false;
-  }
-
   /** The messages of index entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
   async #messages(entries: Entry[]): Promise<{ message: Message; state: CampaignState }[]> {
     const items = await batchGetAll(
@@ -256,71 +289,3 @@ export class IndexedMessageLists implements MessageLists {
     return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
   }
 }
-
-/** Sorts whose values every index entry carries (creation and id always). */
-const ENTRY_SORTS: ReadonlySet<MessageSortField> = new Set(['campaignId', 'from', 'to']);
-
-/** Whether the criteria can all be decided on an index entry (its projected attributes). */
-function entryDecides(query: MessageQuery): boolean {
-  return (
-    query.status === undefined &&
-    query.campaignStatus === undefined &&
-    !query.startSendFrom &&
-    !query.startSendTo &&
-    !query.campaignSentFrom &&
-    !query.campaignSentTo &&
-    !query.statusUpdateFrom &&
-    !query.statusUpdateTo
-  );
-}
-
-/** The criteria an index entry can decide, checked before its message is read. */
-function entryMatches(query: MessageQuery, anyAffix: boolean, entry: Entry): boolean {
-  const createdAt = Date.parse(String(entry.createdAt));
-  return (
-    (query.from === undefined || entry.from === query.from) &&
-    (query.to === undefined || matchingTo(query.to, anyAffix)(String(entry.to))) &&
-    (query.text === undefined || entry.textHash === textHash(query.text)) &&
-    (!query.campaignCreatedFrom || createdAt >= query.campaignCreatedFrom.getTime()) &&
-    (!query.campaignCreatedTo || createdAt <= query.campaignCreatedTo.getTime())
-  );
-}
-
-/** An entry as far as the entry-decided criteria and sorts look: the projected attributes. */
-function entryMessage(entry: Entry): Message {
-  return {
-    id: Number(entry.id),
-    accountId: Number(entry.accountId),
-    campaignId: Number(entry.campaignId),
-    from: String(entry.from),
-    to: String(entry.to),
-    createdAt: String(entry.createdAt),
-    text: '',
-  } as Message;
-}
-
-function insertionPoint(sorted: Message[], message: Message, order: (a: Message, b: Message) => number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const at = sorted[middle];
-    if (at && order(at, message) <= 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/** A time range that ends before it starts matches nothing (and is no key condition DynamoDB takes). */
-function emptyRange(query: MessageQuery): boolean {
-  const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
-  const sentTo = earliest(query.startSendTo, query.campaignSentTo);
-  return [
-    [query.campaignCreatedFrom, query.campaignCreatedTo],
-    [sentFrom, sentTo],
-    [query.statusUpdateFrom, query.statusUpdateTo],
-  ].some(([from, to]) => from !== undefined && to !== undefined && from > to);
-}
-
-const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
-const earliest = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));

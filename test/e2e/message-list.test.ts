@@ -63,7 +63,9 @@ describe('Message/List', () => {
   });
 
   it.each([
-    ['to, by containment', { 'criteria[to]': '400123456' }, [1]],
+    ['to, in the middle when no number starts or ends with it', { 'criteria[to]': '400123456' }, [1]],
+    ['to, by its end (not also where it is only inside)', { 'criteria[to]': '0' }, [2, 0]],
+    ['to, by its start', { 'criteria[to]': '4474' }, [1, 0]],
     ['text, whole', { 'criteria[text]': 'Order 1 shipped' }, [0]],
     ['text, not partly', { 'criteria[text]': 'Order' }, []],
     ['status', { 'criteria[status]': 'UNDELIV' }, [1]],
@@ -81,6 +83,12 @@ describe('Message/List', () => {
       ]),
     ) as Record<string, string[]>;
     expect(ids(await list(resolved))).toEqual(positions.map((p) => sent[p]!.messageId));
+  });
+
+  it('breaks ties by creation in the sort\u2019s direction', async () => {
+    const inOrder = sent.map((s) => s.messageId);
+    expect(ids(await list({ 'sort[from]': 'ASC' }))).toEqual(inOrder);
+    expect(ids(await list({ 'sort[from]': 'DESC' }))).toEqual([...inOrder].reverse());
   });
 
   it('sorts by a field in either direction', async () => {

@@ -1,0 +1,112 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { MessageQuery, MessageSortField } from '../domain/message-listing';
+import { matchingTo } from '../domain/message-listing';
+import type { Message } from '../domain/messages';
+import type { Store } from './client';
+import type { Entry, IndexRange } from './index-reader';
+import { messageRanges, textHash } from './message-keys';
+
+/** Pieces of Message/List's planner: its drivers, and what it decides on index entries before (or instead of) reading messages. */
+
+/** A way to find the matches of one criterion: index ranges, and the order they come in. */
+export interface Driver {
+  ranges: IndexRange[];
+  /** The order the ranges are read in: creation (the default order), or a sort field's. */
+  order: 'created' | MessageSortField;
+  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
+  keep?: (entry: Entry) => boolean;
+  /** Entries to pass over (already read through another range). */
+  skip?: (entry: Entry) => boolean;
+  /** The exact number of matches, from the counters; undefined when none covers the criterion. */
+  total?: () => Promise<number>;
+  /** How many entries it is likely to read, to pick the cheapest; lower is better. */
+  rank: number;
+  /** The criteria its ranges decide exactly (those the index entries cannot are then not read from the messages). */
+  covers?: MessageCriterion;
+}
+
+/** Sorts whose values every index entry carries (creation and id always). */
+export const ENTRY_SORTS: ReadonlySet<MessageSortField> = new Set(['campaignId', 'from', 'to']);
+
+/** The criteria the index entries do not carry: a driver's ranges may decide one of them. */
+export type MessageCriterion = 'status' | 'campaignStatus' | 'startSend' | 'statusUpdate';
+
+/** Whether the criteria can all be decided on an index entry (its projected attributes), but the one `covered` by the ranges read. */
+export function entryDecides(query: MessageQuery, covered?: MessageCriterion): boolean {
+  const absent = (criterion: MessageCriterion, ...set: unknown[]) => criterion === covered || set.every((value) => value === undefined);
+  return (
+    absent('status', query.status) &&
+    absent('campaignStatus', query.campaignStatus) &&
+    absent('startSend', query.startSendFrom, query.startSendTo, query.campaignSentFrom, query.campaignSentTo) &&
+    absent('statusUpdate', query.statusUpdateFrom, query.statusUpdateTo)
+  );
+}
+
+/** The criteria an index entry can decide, checked before its message is read. */
+export function entryMatches(query: MessageQuery, anyAffix: boolean, entry: Entry): boolean {
+  const createdAt = Date.parse(String(entry.createdAt));
+  return (
+    (query.from === undefined || entry.from === query.from) &&
+    (query.to === undefined || matchingTo(query.to, anyAffix)(String(entry.to))) &&
+    (query.text === undefined || entry.textHash === textHash(query.text)) &&
+    (!query.campaignCreatedFrom || createdAt >= query.campaignCreatedFrom.getTime()) &&
+    (!query.campaignCreatedTo || createdAt <= query.campaignCreatedTo.getTime())
+  );
+}
+
+/** An entry as far as the entry-decided criteria and sorts look: the projected attributes. */
+export function entryMessage(entry: Entry): Message {
+  return {
+    id: Number(entry.id),
+    accountId: Number(entry.accountId),
+    campaignId: Number(entry.campaignId),
+    from: String(entry.from),
+    to: String(entry.to),
+    createdAt: String(entry.createdAt),
+    text: '',
+  } as Message;
+}
+
+export function insertionPoint(sorted: Message[], message: Message, order: (a: Message, b: Message) => number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const at = sorted[middle];
+    if (at && order(at, message) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A time range that ends before it starts matches nothing (and is no key condition DynamoDB takes). */
+export function emptyRange(query: MessageQuery): boolean {
+  const sentFrom = latest(query.startSendFrom, query.campaignSentFrom);
+  const sentTo = earliest(query.startSendTo, query.campaignSentTo);
+  return [
+    [query.campaignCreatedFrom, query.campaignCreatedTo],
+    [sentFrom, sentTo],
+    [query.statusUpdateFrom, query.statusUpdateTo],
+  ].some(([from, to]) => from !== undefined && to !== undefined && from > to);
+}
+
+export const latest = (a?: Date, b?: Date) => (a && b ? (a > b ? a : b) : (a ?? b));
+export const earliest = (a?: Date, b?: Date) => (a && b ? (a < b ? a : b) : (a ?? b));
+
+/** Whether some number of the account starts or ends with the digits: one entry of each index at most. */
+export async function someNumberStartsOrEnds(store: Store, accountId: number, digits: string): Promise<boolean> {
+  for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
+    const sk = `${range.index}sk`;
+    const found = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: range.index,
+        KeyConditionExpression: `${range.index}pk = :pk AND begins_with(${sk}, :prefix)`,
+        ExpressionAttributeValues: { ':pk': range.pk, ':prefix': range.sk.beginsWith },
+        Limit: 1,
+      }),
+    );
+    if ((found.Items?.length ?? 0) > 0) return true;
+  }
+  return false;
+}
