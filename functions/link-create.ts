@@ -1,8 +1,8 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkCreate } from '../shared/api/operations/link-create';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 import { requireShortLinkBase } from '../shared/config';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(linkCreate, { links: rt.links, shortLinkHost: new URL(requireShortLinkBase(rt.config)).hostname }, rt);

@@ -1,7 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkDelete } from '../shared/api/operations/link-delete';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(linkDelete, { links: rt.links }, rt);

@@ -1,7 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkGetLinks } from '../shared/api/operations/link-get-links';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(linkGetLinks, { messageQueries: rt.messageQueries, links: rt.links }, rt);

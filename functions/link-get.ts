@@ -1,7 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkGet } from '../shared/api/operations/link-get';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(linkGet, { links: rt.links }, rt);

@@ -1,7 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { linkUpdate } from '../shared/api/operations/link-update';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(linkUpdate, { links: rt.links }, rt);

@@ -1,7 +1,7 @@
 import { apiHandler } from '../shared/api/handler';
 import { messageGetSmsStatus } from '../shared/api/operations/message-get-sms-status';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = apiHandler(messageGetSmsStatus, { messages: rt.messageStore }, rt);

@@ -1,7 +1,8 @@
 import { apiHandler } from '../shared/api/handler';
 import { messageList } from '../shared/api/operations/message-list';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
+import { indexedLists } from '../shared/store/indexed-lists';
 
-const rt = apiRuntime();
+const rt = apiCore({ lists: indexedLists });
 
 export const handler = apiHandler(messageList, { messageQueries: rt.messageQueries }, rt);

@@ -1,8 +1,8 @@
 import { CampaignFollowUp } from './domain/campaign-follow-up';
 import type { LinkService } from './domain/link-service';
 import { MessageExpiry } from './domain/message-expiry';
-import type { MessageLists, WebhookQueue } from './domain/message-ports';
-import { MessageQueries } from './domain/message-queries';
+import type { WebhookQueue } from './domain/message-ports';
+import type { MessageQueries } from './domain/message-queries';
 import { MessageSending, type MessageSendingDeps } from './domain/message-sending';
 import { Moderation } from './domain/moderation';
 import { Scheduler } from './domain/scheduler';
@@ -20,7 +20,8 @@ export interface Messaging {
 
 export interface MessagingDeps extends MessageSendingDeps {
   webhookQueue: WebhookQueue;
-  messageLists: MessageLists;
+  /** Built with the API core (shared/api-core.ts), which reads messages without sending. */
+  messageQueries: MessageQueries;
   links: Pick<LinkService, 'create' | 'shortLinkOf' | 'getMany'>;
 }
 
@@ -53,7 +54,7 @@ export function createMessaging(deps: MessagingDeps): Messaging {
   });
   return {
     sending,
-    messageQueries: new MessageQueries({ lists: deps.messageLists, campaigns: ports.campaigns, links: deps.links }),
+    messageQueries: deps.messageQueries,
     moderation: new Moderation({ ports, statusChanges, clock }),
     scheduler,
     statusChanges,

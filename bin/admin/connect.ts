@@ -4,12 +4,13 @@ import { readConfig } from '../../shared/config';
 import { ensureTable, startDynalite } from '../../shared/local/dynalite';
 import { ENDPOINT_FILE } from '../../shared/local/runtime';
 import { createRuntime, type Runtime } from '../../shared/runtime';
+import { indexedLists } from '../../shared/store/indexed-lists';
 
 /** The runtime on the store the CLI works on (see bin/admin.ts for which store that is). */
 export async function connect(aws: boolean): Promise<{ runtime: Runtime; close(): Promise<void> }> {
   const base = { SHORT_LINK_BASE: process.env.SHORT_LINK_BASE ?? 'http://127.0.0.1:8080', AUTH_CACHE_TTL_MS: '0' };
   if (aws || process.env.DYNAMODB_ENDPOINT) {
-    const rt = createRuntime(readConfig({ ...process.env, ...base }));
+    const rt = createRuntime(readConfig({ ...process.env, ...base }), { lists: indexedLists });
     return { runtime: rt, close: async () => rt.store.db.destroy() };
   }
   const dataDir = process.env.DATA_DIR || '.data';
@@ -23,7 +24,7 @@ export async function connect(aws: boolean): Promise<{ runtime: Runtime; close()
     endpoint = own.endpoint;
   }
   await ensureTable(endpoint, tableName);
-  const rt = createRuntime(readConfig({ ...process.env, ...base, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint }));
+  const rt = createRuntime(readConfig({ ...process.env, ...base, TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint }), { lists: indexedLists });
   return {
     runtime: rt,
     close: async () => {

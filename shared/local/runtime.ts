@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
 import { COUNTED_RECOVERY_AGE_MS } from '../store/counted-writes';
+import { indexedLists } from '../store/indexed-lists';
 import { itemUpgrades } from '../store/item-upgrades';
 import { migrate } from '../store/migration';
 import { MigrationProgress } from '../store/migration-progress';
@@ -73,6 +74,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     const crashAfter = process.env.LOCAL_CRASH_AFTER || undefined;
     const rt = createRuntime(readConfig(), {
       queues,
+      lists: indexedLists,
       sendingPorts: crashAfter ? (ports) => crashingAfter(ports, crashAfter, () => process.kill(process.pid, 'SIGKILL')) : undefined,
     });
     await migrateUnlessDone(rt);

@@ -5,11 +5,10 @@ import type { LinkChanges, LinkListQuery, LinkStore } from '../domain/link-servi
 import type { Link, ModeratorStatus } from '../domain/links';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
-import { CountedWrites } from './counted-writes';
+import { type CountedOp, CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { linkCounterAdds, linkIndexAttributes, wordItems } from './link-keys';
-import { LinkLists, type ListPlan } from './link-lists';
 import { fromItem, type LinkItem, LinkWrites } from './link-writes';
 import { queryAll } from './query';
 
@@ -19,28 +18,38 @@ import { queryAll } from './query';
  * what changes (link-writes.ts), each counted through CountedWrites. A deleted link leaves
  * the indexes at once and is absent to every read until its counted delete removes it.
  */
+/** Link/List's answer from the indexes. */
+export interface LinkLister {
+  list(accountId: number, query: LinkListQuery): Promise<LinkPage>;
+}
+
 export class LinksRepository implements LinkStore {
   readonly #counted: CountedWrites;
   readonly #writes: LinkWrites;
-  readonly #lists: LinkLists;
+  readonly #lists: LinkLister | undefined;
 
-  /** `counted`: the runtime's; a read-only user (the redirect) may leave it to this one. */
+  /**
+   * `counted`: the runtime's; a read-only user (the redirect) may leave it to this one.
+   * `lists`: Link/List's reader (link-lists.ts), given only where Link/List is answered, so
+   * that the other functions' bundles do without it (IndexedLinksRepository gives it).
+   */
   constructor(
     private readonly store: Store,
     counted?: CountedWrites,
-    plan?: ListPlan,
+    lists?: (store: Store, counted: CountedWrites) => LinkLister,
   ) {
     this.#counted = counted ?? new CountedWrites(store, ulid);
     this.#writes = new LinkWrites(store, this.#counted);
-    this.#lists = new LinkLists(store, this.#counted, plan);
+    this.#lists = lists?.(store, this.#counted);
   }
 
   async create(link: Link): Promise<void> {
-    const marked = this.#counted.mark({ counters: linkCounterAdds(link, 1), puts: wordItems(link) });
+    const { item, op } = linkCreation(link);
+    const marked = this.#counted.mark(op);
     await this.store.db.send(
       new PutCommand({
         TableName: this.store.tableName,
-        Item: { ...toItem(link), ...marked.set },
+        Item: { ...item, ...marked.set },
         // Ids come from the allocator, so this only guards against a broken counter.
         ConditionExpression: `attribute_not_exists(pk) AND ${marked.condition}`,
       }),
@@ -85,6 +94,7 @@ export class LinksRepository implements LinkStore {
 
   /** Link/List from the indexes (link-lists.ts). */
   list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
+    if (!this.#lists) throw new Error('Link/List is not answered by this function');
     return this.#lists.list(accountId, query);
   }
 
@@ -108,6 +118,11 @@ function applied(link: Link, changes: Partial<Link>): Link {
 }
 
 /** A new link's item: its fields, every index attribute and the schema marker. */
+/** What a link's creation writes: the item, and its counted change (counters and comment words). */
+export function linkCreation(link: Link): { item: LinkItem; op: CountedOp } {
+  return { item: toItem(link), op: { counters: linkCounterAdds(link, 1), puts: wordItems(link) } };
+}
+
 export function toItem(link: Link): LinkItem {
   return {
     ...keys.link(link.id),

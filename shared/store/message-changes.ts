@@ -6,7 +6,7 @@ import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
-import { CountedWrites, type CounterAdd } from './counted-writes';
+import { type CountedOp, CountedWrites, type CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys } from './message-keys';
@@ -37,21 +37,13 @@ export class MessageChanges {
   ) {}
 
   async create(message: Message, campaign: CampaignState): Promise<void> {
-    const fields = keyFields({ ...message, campaignStatus: campaign.status, deferred: campaign.deferred });
-    const marked = this.counted.mark({ counters: countsOf(undefined, fields) });
+    const { item, op } = messageCreation(message, campaign);
+    const marked = this.counted.mark(op);
     const key = keys.message(message.id);
     await this.store.db.send(
       new PutCommand({
         TableName: this.store.tableName,
-        Item: {
-          ...key,
-          entity: 'Message',
-          ...withoutNulls(message),
-          ...stateAttributes(campaign),
-          schema: MESSAGE_SCHEMA,
-          ...messageIndexKeys(fields),
-          ...marked.set,
-        },
+        Item: { ...item, ...marked.set },
         ConditionExpression: `attribute_not_exists(pk) AND ${marked.condition}`,
       }),
     );
@@ -153,6 +145,20 @@ export class MessageChanges {
     );
     return { status: (result.Item?.status as CampaignStatus | undefined) ?? 'NEW', deferred: result.Item?.deferredTo !== undefined };
   }
+}
+
+/** What a message's creation writes: the item with its campaign's state copied, and its counted change. */
+export function messageCreation(message: Message, campaign: CampaignState): { item: Item; op: CountedOp } {
+  const fields = keyFields({ ...message, campaignStatus: campaign.status, deferred: campaign.deferred });
+  const item = {
+    ...keys.message(message.id),
+    entity: 'Message',
+    ...withoutNulls(message),
+    ...stateAttributes(campaign),
+    schema: MESSAGE_SCHEMA,
+    ...messageIndexKeys(fields),
+  };
+  return { item, op: { counters: countsOf(undefined, fields) } };
 }
 
 function stateAttributes(state: CampaignState): Item {

@@ -1,6 +1,7 @@
 import { LinkCodec } from '../../shared/domain/link-code';
 import type { Link } from '../../shared/domain/links';
-import { LinksRepository } from '../../shared/store/links-repo';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
+import type { LinksRepository } from '../../shared/store/links-repo';
 import { aLink } from '../support/fixtures';
 import { startService, type TestService } from '../support/local-service';
 
@@ -62,7 +63,7 @@ describe('full links beyond ASCII, and links back to this service or this machin
 
       beforeAll(async () => {
         await create('https://example.com/'); // so that the code secret exists
-        repository = new LinksRepository(service.runtime.store);
+        repository = new IndexedLinksRepository(service.runtime.store);
         codec = new LinkCodec((await service.runtime.settings.existingLinkCodeSecret())!);
       });
 

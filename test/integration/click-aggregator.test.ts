@@ -3,7 +3,7 @@ import { ClickAggregator, type QueuedClick } from '../../shared/domain/click-agg
 import type { ClickEvent } from '../../shared/domain/clicks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
-import { LinksRepository } from '../../shared/store/links-repo';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { startTestStore } from '../support/dynamo';
 import { aLink } from '../support/fixtures';
 
@@ -21,7 +21,7 @@ const NOW = new Date('2026-11-22T10:00:30Z');
 async function newLink(): Promise<number> {
   const id = nextLinkId++;
   const link = aLink({ id, accountId: 1, code: `c${id}`.padEnd(4, '0'), fullLink: 'https://example.com', createdAt: NOW.toISOString() });
-  await new LinksRepository(store).create(link);
+  await new IndexedLinksRepository(store).create(link);
   return id;
 }
 
@@ -84,7 +84,7 @@ describe('ClickAggregator', () => {
 
   it('does not bring a deleted link back as a bare counter item', async () => {
     const linkId = await newLink();
-    await new LinksRepository(store).delete(1, linkId);
+    await new IndexedLinksRepository(store).delete(1, linkId);
     await aggregator().aggregate([click('d1', linkId)]);
     const item = await store.db.send(new GetCommand({ TableName: store.tableName, Key: { pk: `LINK#${linkId}`, sk: '#LINK' } }));
     expect(item.Item).toBeUndefined();

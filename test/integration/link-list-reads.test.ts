@@ -4,7 +4,7 @@ import type { LinkQuery } from '../../shared/domain/link-listing';
 import { LinkService } from '../../shared/domain/link-service';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
-import { LinksRepository } from '../../shared/store/links-repo';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -41,7 +41,7 @@ let nextId = 1;
 
 /** Links an hour apart from 1 October, every tenth inactive, one in fifty blocked, a few words in the comments. */
 async function seed(account: typeof SMALL, count: number) {
-  const links = new LinksRepository(store);
+  const links = new IndexedLinksRepository(store);
   const clicks = new ClicksRepository(store);
   for (let i = 0; i < count; i++) {
     const id = nextId++;
@@ -65,7 +65,7 @@ async function seed(account: typeof SMALL, count: number) {
 
 async function readsOf(account: typeof SMALL, fields: Partial<LinkQuery>, lastPage = false): Promise<{ read: number; found: number }> {
   const base: LinkQuery = { sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields };
-  const links = new LinkService({ ...serviceDeps(), links: new LinksRepository(store) });
+  const links = new LinkService({ ...serviceDeps(), links: new IndexedLinksRepository(store) });
   const total = (await links.list(account, base)).totalItemCount;
   const query = lastPage ? { ...base, pagination: { pageSize: 25 as const, currentPage: Math.max(0, Math.ceil(total / 25) - 1) } } : base;
   itemsRead = 0;

@@ -9,8 +9,8 @@ import type { PageSize } from '../../shared/domain/paging';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
-import { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -101,7 +101,7 @@ it('answers every criterion, sort and page as the reference rules do', async () 
     fc.asyncProperty(fc.array(linkSeed, { minLength: 6, maxLength: 30 }), fc.constantFrom(...PLANS), async (seeds, plan) => {
       const accounts = [anAccount({ id: nextAccount++ }), anAccount({ id: nextAccount++ })];
       const counted = new CountedWrites(store, ulid);
-      const links = new LinksRepository(store, counted, plan);
+      const links = new IndexedLinksRepository(store, counted, plan);
       const clicks = new ClicksRepository(store);
       const service = new LinkService({
         links,
@@ -186,7 +186,7 @@ it('answers every criterion, sort and page as the reference rules do', async () 
 it('orders full links by UTF-8 bytes where UTF-16 disagrees, with a second sort field over the ties', async () => {
   // Prepare: U+FB00 sorts before U+1D49C in UTF-8 and after it in UTF-16
   const account = anAccount({ id: nextAccount++ });
-  const links = new LinksRepository(store);
+  const links = new IndexedLinksRepository(store);
   const made = [
     aLink({ id: nextId++, fullLink: 'https://b.test/\ufb00', clickCnt: 0 }),
     aLink({ id: nextId++, fullLink: 'https://b.test/𝒜', clickCnt: 0 }),

@@ -8,10 +8,10 @@ import type { Link } from '../../shared/domain/links';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
-import { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -41,7 +41,7 @@ async function stored(id: number) {
 
 function service() {
   return new LinkService({
-    links: new LinksRepository(store),
+    links: new IndexedLinksRepository(store),
     ids: { next: async () => 0 },
     codec: async () => codec,
     cache: new LinkCache(0),
@@ -139,7 +139,7 @@ describe('linkUpgrade', () => {
     await writtenTheOldWay(link);
 
     // Act
-    await new LinksRepository(store).update(9, 400, { status: 1, comment: 'spring' });
+    await new IndexedLinksRepository(store).update(9, 400, { status: 1, comment: 'spring' });
 
     // Assess
     const account = anAccount({ id: 9 });

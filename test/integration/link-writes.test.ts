@@ -7,8 +7,9 @@ import { LinkService } from '../../shared/domain/link-service';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites, type Marked } from '../../shared/store/counted-writes';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
-import { LinksRepository } from '../../shared/store/links-repo';
+import type { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -45,10 +46,10 @@ describe('link writes', () => {
   it('leaves a link being deleted out of every read and every list, and clicks do not bring it back', async () => {
     // Prepare
     const account = anAccount({ id: 21 });
-    const links = new LinksRepository(store);
+    const links = new IndexedLinksRepository(store);
     await links.create(aLink({ id: 2100, accountId: 21, code: codec.encode(2100), comment: 'gone soon' }));
     await links.create(aLink({ id: 2101, accountId: 21, code: codec.encode(2101) }));
-    const stopping = new LinksRepository(store, new StoppingAfterMark(store, ulid));
+    const stopping = new IndexedLinksRepository(store, new StoppingAfterMark(store, ulid));
 
     // Act: the delete's own write lands, its counted steps do not
     await expect(stopping.delete(21, 2100)).rejects.toThrow('stopped');
@@ -73,7 +74,7 @@ describe('link writes', () => {
   it('keeps counts exact under concurrent changes of one link', async () => {
     // Prepare
     const account = anAccount({ id: 22 });
-    const links = new LinksRepository(store);
+    const links = new IndexedLinksRepository(store);
     await links.create(aLink({ id: 2200, accountId: 22, code: codec.encode(2200), comment: 'first words' }));
 
     // Act: status flips, comment changes, moderation and clicks all at once

@@ -3,12 +3,13 @@ import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';
 import type { SendingPorts } from '../../shared/domain/message-ports';
+import { MessageQueries } from '../../shared/domain/message-queries';
 import type { Clock } from '../../shared/domain/time';
 import { createMessaging } from '../../shared/messaging-runtime';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { IdAllocator } from '../../shared/store/id-allocator';
-import { LinksRepository } from '../../shared/store/links-repo';
+import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { ScheduleRepository } from '../../shared/store/schedule-repo';
@@ -27,7 +28,7 @@ export function messagingOver(store: Store, options: { clock: Clock; queued: num
     sendQueue: { enqueue: async (messageId) => void queued.push(messageId) },
   };
   const links = new LinkService({
-    links: new LinksRepository(store),
+    links: new IndexedLinksRepository(store),
     ids: new IdAllocator(store, 'link'),
     codec: async () => new LinkCodec('s'.repeat(40)),
     cache: new LinkCache(0),
@@ -37,7 +38,7 @@ export function messagingOver(store: Store, options: { clock: Clock; queued: num
   const messaging = createMessaging({
     ports: options.wrap ? options.wrap(plain) : plain,
     webhookQueue: { enqueue: async () => undefined },
-    messageLists: new IndexedMessageLists(store),
+    messageQueries: new MessageQueries({ lists: new IndexedMessageLists(store), campaigns: plain.campaigns, links }),
     links,
     campaignIds: new IdAllocator(store, 'campaign'),
     messageIds: new IdAllocator(store, 'message'),

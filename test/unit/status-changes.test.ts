@@ -1,4 +1,5 @@
 import type { SmsGateway } from '../../shared/domain/gateway';
+import { MessageQueries } from '../../shared/domain/message-queries';
 import type { Message } from '../../shared/domain/messages';
 import { SmsDispatcher } from '../../shared/domain/sms-dispatcher';
 import { StatusChanges, type StatusSubscriber } from '../../shared/domain/status-changes';
@@ -42,7 +43,11 @@ describe('the status fan-out as the runtime wires it', () => {
     const messaging = createMessaging({
       ports: memory.ports,
       webhookQueue: { enqueue: async (eventId) => void memory.writes.push(`enqueueWebhook:${eventId}`) },
-      messageLists: memory.messageLists,
+      messageQueries: new MessageQueries({
+        lists: memory.messageLists,
+        campaigns: memory.ports.campaigns,
+        links: { getMany: async () => [] },
+      }),
       links: { ...memoryLinks(memory.writes), getMany: async () => [] },
       campaignIds: countingIds(1),
       messageIds: countingIds(1),
