@@ -436,6 +436,16 @@ describe('ServiceStack', () => {
     });
   });
 
+  describe('function sizes', () => {
+    it('gives Message/List the 29 s the HTTP API allows, for a recipient search that reads the account in pages, and every other operation 10 s at 512 MB', () => {
+      // Assess
+      for (const handler of allOperations().map(({ handler }) => handler)) {
+        const fn = resources[logicalId(stack.api.functions.get(handler)!)]!;
+        expect([handler, fn.Properties.Timeout, fn.Properties.MemorySize]).toEqual([handler, handler === 'message-list' ? 29 : 10, 512]);
+      }
+    });
+  });
+
   describe('Powertools', () => {
     it('names the service and the metrics namespace for every function', () => {
       // Assess
