@@ -1,5 +1,5 @@
 import type { Link, LinkStatus, ModeratorStatus } from './links';
-import { type Pagination, page, type SortDirection, type SortOrder } from './paging';
+import { compareValues, type Pagination, page, type SortDirection, type SortOrder } from './paging';
 
 /**
  * Link/List's rules as one pure function over a set of links: what matches, in what order,
@@ -124,27 +124,6 @@ export function listLinks(links: Iterable<Link>, query: LinkQuery): LinkPage {
   const matching = [...links].filter((link) => matchesCriteria(link, query));
   matching.sort(compareLinks(query.sort));
   return { items: page(matching, query.pagination), totalItemCount: matching.length };
-}
-
-export function compareValues(a: string | number | null, b: string | number | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return compareCodePoints(String(a), String(b));
-}
-
-/** Code point order, which is UTF-8 byte order (UTF-16 code units differ above U+FFFF). */
-export function compareCodePoints(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
-    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
-  }
 }
 
 /** The longest start of `text` that fits in `bytes` UTF-8 bytes, never splitting a character. */

@@ -1,7 +1,7 @@
 import type { Campaign, CampaignStatus } from './campaigns';
 import type { MessageStatus } from './message-status';
 import type { Message } from './messages';
-import type { Pagination, SortDirection, SortOrder } from './paging';
+import { compareValues, type Pagination, type SortDirection, type SortOrder } from './paging';
 
 /**
  * Message/List as pure functions over messages already read: which match, in what order,
@@ -141,26 +141,6 @@ export function listMessages(messages: Message[], campaigns: ReadonlyMap<number,
 }
 
 /** Code-point order (UTF-8 byte order); numbers by value; null lowest. */
-export function compareValues(a: string | number | null, b: string | number | null): number {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return compareCodePoints(String(a), String(b));
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const left = a[Symbol.iterator]();
-  const right = b[Symbol.iterator]();
-  for (;;) {
-    const x = left.next();
-    const y = right.next();
-    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
-    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
-  }
-}
-
 function within(value: string | null | undefined, from?: Date, to?: Date): boolean {
   return (
     (from === undefined && to === undefined) ||

@@ -12,25 +12,28 @@ export interface Pagination {
 export type SortDirection = 'ASC' | 'DESC';
 export type SortOrder<F extends string> = { field: F; direction: SortDirection }[];
 
-/** Sorts by each field in turn; nulls sort first in ASC, last in DESC, as SQL's default does. */
-export function sortBy<T, F extends string>(items: T[], order: SortOrder<F>, fieldValue: (item: T, field: F) => string | number | null): T[] {
-  return [...items].sort((a, b) => {
-    for (const { field, direction } of order) {
-      const difference = compare(fieldValue(a, field), fieldValue(b, field));
-      if (difference !== 0) return direction === 'ASC' ? difference : -difference;
-    }
-    return 0;
-  });
-}
-
 export function page<T>(items: T[], { pageSize, currentPage }: Pagination): T[] {
   return items.slice(currentPage * pageSize, (currentPage + 1) * pageSize);
 }
 
-function compare(a: string | number | null, b: string | number | null): number {
+/** The lists' order of one field's values: nulls first, numbers by value, strings by code point (DynamoDB's UTF-8 byte order), never by locale. */
+export function compareValues(a: string | number | null, b: string | number | null): number {
   if (a === b) return 0;
   if (a === null) return -1;
   if (b === null) return 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a).localeCompare(String(b));
+  return compareCodePoints(String(a), String(b));
+}
+
+/** Code point order, which is UTF-8 byte order (UTF-16 code units differ above U+FFFF). */
+export function compareCodePoints(a: string, b: string): number {
+  const left = a[Symbol.iterator]();
+  const right = b[Symbol.iterator]();
+  for (;;) {
+    const x = left.next();
+    const y = right.next();
+    if (x.done || y.done) return x.done && y.done ? 0 : x.done ? -1 : 1;
+    const difference = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
+  }
 }

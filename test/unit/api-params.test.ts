@@ -1,6 +1,6 @@
 import { echo, listOf } from '../../shared/api/params';
 import { resolveOperation } from '../../shared/api/routes';
-import { page, sortBy } from '../../shared/domain/paging';
+import { page } from '../../shared/domain/paging';
 
 describe('listOf', () => {
   it('reads arrays, index-keyed objects, comma strings and single values', () => {
@@ -39,25 +39,7 @@ describe('resolveOperation', () => {
   });
 });
 
-describe('sortBy and page', () => {
-  const rows = [
-    { name: 'b', n: 2 },
-    { name: 'a', n: 2 },
-    { name: 'c', n: 1 },
-  ];
-
-  it('sorts by each field in turn', () => {
-    const sorted = sortBy(
-      rows,
-      [
-        { field: 'n', direction: 'DESC' },
-        { field: 'name', direction: 'ASC' },
-      ],
-      (row, field) => row[field as 'n' | 'name'],
-    );
-    expect(sorted.map((row) => row.name)).toEqual(['a', 'b', 'c']);
-  });
-
+describe('page', () => {
   it('slices zero-based pages', () => {
     const items = Array.from({ length: 60 }, (_, i) => i);
     expect(page(items, { pageSize: 25, currentPage: 2 })).toEqual(items.slice(50));

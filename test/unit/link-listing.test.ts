@@ -1,4 +1,5 @@
-import { commentWords, compareCodePoints, type LinkQuery, listLinks, matchesQuery, queryWords, utf8Prefix } from '../../shared/domain/link-listing';
+import { commentWords, type LinkQuery, listLinks, matchesQuery, queryWords, utf8Prefix } from '../../shared/domain/link-listing';
+import { compareCodePoints } from '../../shared/domain/paging';
 import { aLink } from '../support/fixtures';
 
 const query = (fields: Partial<LinkQuery> = {}): LinkQuery => ({ sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields });
