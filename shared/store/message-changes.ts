@@ -2,13 +2,13 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../domain/campaigns';
 import type { CampaignState } from '../domain/message-listing';
-import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
 import { type CountedOp, CountedWrites, type CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
+import { fromMessageItem } from './message-items';
 import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys } from './message-keys';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -172,17 +172,7 @@ export function campaignStateOfItem(item: Item): CampaignState {
 
 function keyFields(item: Item): MessageKeyFields {
   return {
-    id: Number(item.id),
-    accountId: Number(item.accountId),
-    campaignId: Number(item.campaignId),
-    from: String(item.from),
-    to: String(item.to),
-    text: String(item.text),
-    segNum: Number(item.segNum),
-    status: item.status as MessageStatus,
-    createdAt: String(item.createdAt),
-    startSendAt: (item.startSendAt as string | undefined) ?? null,
-    statusUpdatedAt: (item.statusUpdatedAt as string | undefined) ?? null,
+    ...fromMessageItem(item),
     campaignStatus: item.campaignStatus as CampaignStatus,
     deferred: item.deferred === 1 || item.deferred === true,
   };

@@ -3,6 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../domain/campaigns';
 import { NOT_YET_SENT_STATUSES, sortableText } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
+import type { Message } from '../domain/messages';
 import type { IndexRange } from './index-reader';
 import { type Key, keys } from './keys';
 
@@ -27,22 +28,14 @@ const TOP = '~';
 export const pad = (id: number) => String(id).padStart(ID_DIGITS, '0');
 
 /** The fields a message's index keys and counts are made from (the message with its campaign's status). */
-export interface MessageKeyFields {
-  id: number;
-  accountId: number;
-  campaignId: number;
-  from: string;
-  to: string;
-  text: string;
-  segNum: number;
-  status: MessageStatus;
-  createdAt: string;
-  startSendAt: string | null;
-  statusUpdatedAt: string | null;
+export type MessageKeyFields = Pick<
+  Message,
+  'id' | 'accountId' | 'campaignId' | 'from' | 'to' | 'text' | 'segNum' | 'status' | 'createdAt' | 'startSendAt' | 'statusUpdatedAt'
+> & {
   campaignStatus: CampaignStatus;
   /** The campaign was deferred (it had a `deferredTo`). */
   deferred: boolean;
-}
+};
 
 /** First 16 hex digits of SHA-256 of the text: the exact-text criterion compares it. */
 export function textHash(text: string): string {

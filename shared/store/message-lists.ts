@@ -9,6 +9,7 @@ import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
+import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
 import {
   type Driver,
@@ -22,7 +23,6 @@ import {
   latest,
   someNumberStartsOrEnds,
 } from './message-list-entries';
-import { fromMessageItem } from './messages-repo';
 
 /**
  * Message/List from the indexes (docs/data-model.md §4.2, §4.4). A single criterion in its
