@@ -1,20 +1,31 @@
-import { batchKeyOf, type ClickEvent, type Counts, type LinkDelta, messageFingerprint, sumClicks } from './clicks';
+import { batchKeyOf, type ClickEvent, type Counts, type LinkDelta, messageFingerprint, packClicks, sumClicks } from './clicks';
 import { mapLimited } from './concurrency';
 import type { StatsType } from './stats';
 
 /** What the aggregator needs from storage; shared/store/clicks-repo.ts implements it. */
 export interface ClickStore {
-  /** Records a batch and what it adds before applying it; false when this exact batch was claimed before. */
-  claimBatch(batchKey: string, fingerprints: string[], deltas: LinkDelta[], at: Date): Promise<boolean>;
+  /** Records a batch (its events as packClicks packs them) before applying it; false when this exact batch was claimed before. */
+  claimBatch(batchKey: string, fingerprints: string[], clicks: string, at: Date): Promise<boolean>;
+  /** What a claimed batch adds to each link, from its claim. */
   claimedDeltas(batchKey: string): Promise<LinkDelta[] | undefined>;
   isBatchDone(batchKey: string): Promise<boolean>;
   markBatchDone(batchKey: string, at: Date): Promise<void>;
   /** Fingerprint → batch key of every message in batches claimed from `since` on. */
   claimedSince(since: Date, now: Date): Promise<Map<string, string>>;
-  /** Adds to a link's totals unless this batch already did (or the link is gone). */
+  /**
+   * Adds a batch's delta to the link's click item, totals and buckets, unless this batch
+   * already did: 'full' (and nothing written) when the item has no room left for its buckets.
+   */
+  addToClickItem(batchKey: string, delta: LinkDelta): Promise<'added' | 'full'>;
+  /** Adds to a link's totals (its click item's) unless this batch already did. */
   addToLink(linkId: number, batchKey: string, counts: Counts & { bots: number }): Promise<void>;
-  /** Adds to one bucket of a link unless this batch already did. */
+  /** Adds to one bucket item of a link unless this batch already did. */
   addToBucket(linkId: number, type: StatsType, param: string, batchKey: string, counts: Counts): Promise<void>;
+}
+
+/** Keeps Link/List's clickCnt order up to date with the links a batch counted. */
+export interface ClickRanks {
+  changed(batchKey: string, changes: { accountId: number; linkId: number }[]): Promise<void>;
 }
 
 export interface QueuedClick {
@@ -25,14 +36,19 @@ export interface QueuedClick {
   event: ClickEvent;
 }
 
+/** Counter writes in flight per batch: a batch of the long tail is one write per link. */
+const WRITES_IN_FLIGHT = 32;
+
 /**
- * Turns batches of click events into counter updates: one write per link for its totals
- * and one per link per bucket, whatever the batch size, so a viral link costs a few
- * writes per batch rather than one per click.
+ * Turns batches of click events into counter updates. A link's counts live in its click
+ * item, beside the link: its totals and the cells of the buckets its clicks fell in, so a
+ * link clicked a few times in a batch costs one small write. Once the item holds its share
+ * of cells, a batch writes that link's buckets to their own items instead (four writes
+ * a batch for a hot link, whatever its clicks).
  *
  * Nothing is counted twice when the queue delivers again:
  * - Before writing, the aggregator claims the batch: one item, keyed by the fingerprint of
- *   its message set, that lists its messages and what they add. An identical batch
+ *   its message set, that lists its messages and packs its events. An identical batch
  *   arriving again finds the claim.
  * - Messages delivered again (receive count above 1) are looked up in the batches claimed
  *   since they were first received, so a redelivery that arrives regrouped with other
@@ -48,6 +64,7 @@ export class ClickAggregator {
       clicks: ClickStore;
       zonesOf: (accountIds: number[]) => Promise<Map<number, string>>;
       clock: () => Date;
+      ranks?: ClickRanks;
     },
   ) {}
 
@@ -72,9 +89,10 @@ export class ClickAggregator {
     const batchKey = batchKeyOf(fingerprints);
     const events = fresh.map((message) => message.event);
     const zones = await this.deps.zonesOf([...new Set(events.map((event) => event.accountId))]);
-    const deltas = sumClicks(events, (accountId) => zones.get(accountId) ?? 'UTC');
-    if (await clicks.claimBatch(batchKey, fingerprints, deltas, clock())) await this.#apply(batchKey, deltas);
-    else await this.#finish(batchKey);
+    const zoneOf = (accountId: number) => zones.get(accountId) ?? 'UTC';
+    if (await clicks.claimBatch(batchKey, fingerprints, packClicks(events, zoneOf), clock())) {
+      await this.#apply(batchKey, sumClicks(events, zoneOf));
+    } else await this.#finish(batchKey);
   }
 
   /** Completes a claimed batch unless it is done already. */
@@ -85,15 +103,21 @@ export class ClickAggregator {
   }
 
   async #apply(batchKey: string, deltas: LinkDelta[]): Promise<void> {
-    const { clicks, clock } = this.deps;
-    const writes: (() => Promise<void>)[] = [];
-    for (const delta of deltas) {
-      writes.push(() => clicks.addToLink(delta.linkId, batchKey, { clicks: delta.clicks, redirects: delta.redirects, bots: delta.bots }));
-      for (const [type, param, clicksInBucket, redirects] of delta.buckets) {
-        writes.push(() => clicks.addToBucket(delta.linkId, type, param, batchKey, { clicks: clicksInBucket, redirects }));
-      }
-    }
-    await mapLimited(writes, 16, (write) => write());
+    const { clicks, clock, ranks } = this.deps;
+    await mapLimited(deltas, WRITES_IN_FLIGHT, async (delta) => {
+      if ((await clicks.addToClickItem(batchKey, delta)) === 'added') return;
+      // Buckets first: a batch finished again finds the totals unwritten, and each bucket skips itself.
+      await Promise.all(
+        delta.buckets.map(([type, param, clicksInBucket, redirects]) =>
+          clicks.addToBucket(delta.linkId, type, param, batchKey, { clicks: clicksInBucket, redirects }),
+        ),
+      );
+      await clicks.addToLink(delta.linkId, batchKey, { clicks: delta.clicks, redirects: delta.redirects, bots: delta.bots });
+    });
+    await ranks?.changed(
+      batchKey,
+      deltas.map(({ accountId, linkId }) => ({ accountId, linkId })),
+    );
     await clicks.markBatchDone(batchKey, clock());
   }
 }

@@ -1,23 +1,31 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClickStore } from '../domain/click-aggregator';
-import type { Counts, LinkDelta } from '../domain/clicks';
+import { type Counts, deltasOfPacked, type LinkDelta } from '../domain/clicks';
 import type { StatsType } from '../domain/stats';
 import { utcMinuteOf } from '../domain/time';
 import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
-import { CLICK_KEY_SCALE, LINK_SCHEMA } from './link-keys';
+import { cellNames, cellsOf, MAX_CELL_TOUCHES } from './link-clicks';
 import { queryAll } from './query';
 
 /** This batch has not been applied to the item yet (the item keeps its last batch key). */
 const NOT_APPLIED = 'attribute_not_exists(lastBatch) OR lastBatch <> :batch';
 /** How long claimed batches are kept for redelivery checks (DynamoDB TTL deletes them). */
 const CLAIM_RETENTION_SECONDS = 7 * 24 * 3600;
+/** Bytes of a message fingerprint (messageFingerprint's 12 base64url characters). */
+const FINGERPRINT_BYTES = 9;
 
+/**
+ * Click batches and the counts they add (docs/data-model.md): a batch's claim, a link's
+ * click item (link-clicks.ts) and, for links clicked more than their click item holds,
+ * bucket items. A batch's claim is written for every batch, so it is kept compact: its
+ * message fingerprints as bytes and its events packed (packClicks), about 18 bytes a click.
+ */
 export class ClicksRepository implements ClickStore {
   constructor(private readonly store: Store) {}
 
-  claimBatch(batchKey: string, fingerprints: string[], deltas: LinkDelta[], at: Date): Promise<boolean> {
+  claimBatch(batchKey: string, fingerprints: string[], clicks: string, at: Date): Promise<boolean> {
     return conditionally(() =>
       this.store.db.send(
         new PutCommand({
@@ -26,9 +34,9 @@ export class ClicksRepository implements ClickStore {
             ...keys.clickBatch(batchKey),
             ...keys.clickBatchIndex(batchKey, utcMinuteOf(at)),
             entity: 'ClickBatch',
-            // Fingerprints joined in one string: the cheapest shape to write and to scan.
-            messages: fingerprints.join(','),
-            deltas: JSON.stringify(deltas),
+            // Fingerprints as bytes, end to end: the cheapest shape to write and to scan.
+            messages: Buffer.concat(fingerprints.map((fingerprint) => Buffer.from(fingerprint, 'base64url'))),
+            clicks,
             claimedAt: at.toISOString(),
             ttl: Math.floor(at.getTime() / 1000) + CLAIM_RETENTION_SECONDS,
           },
@@ -42,7 +50,10 @@ export class ClicksRepository implements ClickStore {
     const result = await this.store.db.send(
       new GetCommand({ TableName: this.store.tableName, Key: keys.clickBatch(batchKey), ConsistentRead: true }),
     );
-    return result.Item ? (JSON.parse(String(result.Item.deltas)) as LinkDelta[]) : undefined;
+    if (!result.Item) return undefined;
+    // A claim written before events were packed holds its deltas (without the account, unknown there).
+    if (result.Item.deltas !== undefined) return (JSON.parse(String(result.Item.deltas)) as LinkDelta[]).map((delta) => ({ ...delta, accountId: 0 }));
+    return deltasOfPacked(String(result.Item.clicks));
   }
 
   async isBatchDone(batchKey: string): Promise<boolean> {
@@ -70,41 +81,84 @@ export class ClicksRepository implements ClickStore {
         ExpressionAttributeValues: { ':pk': keys.clickBatchesAt(utcMinuteOf(new Date(minute))) },
         ProjectionExpression: 'messages, gsi1sk',
       });
-      for (const item of items) for (const fingerprint of String(item.messages).split(',')) fingerprints.set(fingerprint, String(item.gsi1sk));
+      for (const item of items) for (const fingerprint of fingerprintsOf(item.messages)) fingerprints.set(fingerprint, String(item.gsi1sk));
     }
     return fingerprints;
   }
 
   /**
-   * Adds a batch's counts to a link once. A schema-2 link's gsi3sk (clicks × 10^15 + id)
-   * moves in the same UpdateItem, so the clickCnt order follows the count atomically; a
-   * link written before schema 2 gets its key from the migration. The two conditions say
-   * which write applies; when neither does (a migration in between), the link is read to
-   * tell "already applied or gone" from "try again".
+   * Adds a batch's delta to the link's click item: one UpdateItem, whatever the buckets,
+   * while the item has room for their cells. When the condition fails, the item tells
+   * whether this batch is there already or the item is full.
+   */
+  async addToClickItem(batchKey: string, delta: LinkDelta): Promise<'added' | 'full'> {
+    const touches = delta.buckets.length;
+    if (touches > MAX_CELL_TOUCHES) return 'full';
+    const names: Record<string, string> = {};
+    const values: Record<string, number | string> = { ':batch': batchKey, ':entity': 'LinkClicks', ':touches': touches };
+    const adds = ['clicks', 'redirects', 'bots'].map((total) => {
+      values[`:${total}`] = delta[total as 'clicks' | 'redirects' | 'bots'];
+      return `${total} :${total}`;
+    });
+    adds.push('touches :touches');
+    const cell = (name: string, value: number) => {
+      const at = adds.length;
+      names[`#a${at}`] = name;
+      values[`:a${at}`] = value;
+      adds.push(`#a${at} :a${at}`);
+    };
+    for (const [type, param, clicks, redirects] of delta.buckets) {
+      const { clicks: clicksCell, redirects: redirectsCell } = cellNames(type, param);
+      cell(clicksCell, clicks);
+      if (redirects > 0) cell(redirectsCell, redirects);
+    }
+    values[':room'] = MAX_CELL_TOUCHES - touches;
+    const added = await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.linkClicks(delta.linkId),
+          UpdateExpression: `ADD ${adds.join(', ')} SET lastBatch = :batch, entity = :entity`,
+          ConditionExpression: `(${NOT_APPLIED}) AND (attribute_not_exists(touches) OR touches <= :room)`,
+          ExpressionAttributeNames: Object.keys(names).length > 0 ? names : undefined,
+          ExpressionAttributeValues: values,
+        }),
+      ),
+    );
+    if (added) return 'added';
+    const { Item: item } = await this.store.db.send(
+      new GetCommand({
+        TableName: this.store.tableName,
+        Key: keys.linkClicks(delta.linkId),
+        ConsistentRead: true,
+        ProjectionExpression: 'lastBatch',
+      }),
+    );
+    return item?.lastBatch === batchKey ? 'added' : 'full';
+  }
+
+  /**
+   * Adds a batch's counts to a link's totals once (its click item's; its buckets go to
+   * bucket items). A link deleted meanwhile keeps a click item no read looks at.
    */
   async addToLink(linkId: number, batchKey: string, counts: Counts & { bots: number }): Promise<void> {
-    const values = { ':clicks': counts.clicks, ':redirects': counts.redirects, ':bots': counts.bots, ':batch': batchKey };
-    const add = (moveKey: boolean) =>
-      conditionally(() =>
-        this.store.db.send(
-          new UpdateCommand({
-            TableName: this.store.tableName,
-            Key: keys.link(linkId),
-            UpdateExpression: `ADD clickCnt :clicks, redirectCnt :redirects, botCnt :bots${moveKey ? ', gsi3sk :key' : ''} SET lastBatch = :batch`,
-            // A deleted link is not brought back as a bare counter item.
-            ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(deleted) AND (${NOT_APPLIED}) AND ${moveKey ? '#schema = :schema' : 'attribute_not_exists(#schema)'}`,
-            ExpressionAttributeNames: { '#schema': 'schema' },
-            ExpressionAttributeValues: moveKey ? { ...values, ':key': BigInt(counts.clicks) * CLICK_KEY_SCALE, ':schema': LINK_SCHEMA } : values,
-          }),
-        ),
-      );
-    for (;;) {
-      if ((await add(true)) || (await add(false))) return;
-      const { Item: link } = await this.store.db.send(
-        new GetCommand({ TableName: this.store.tableName, Key: keys.link(linkId), ConsistentRead: true }),
-      );
-      if (!link || link.deleted || link.lastBatch === batchKey) return;
-    }
+    await conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.linkClicks(linkId),
+          UpdateExpression: 'ADD clicks :clicks, redirects :redirects, bots :bots SET lastBatch = :batch, entity = :entity',
+          ConditionExpression: NOT_APPLIED,
+          ExpressionAttributeValues: {
+            ':clicks': counts.clicks,
+            ':redirects': counts.redirects,
+            ':bots': counts.bots,
+            ':batch': batchKey,
+            ':entity': 'LinkClicks',
+          },
+        }),
+      ),
+    );
   }
 
   async addToBucket(linkId: number, type: StatsType, param: string, batchKey: string, counts: Counts): Promise<void> {
@@ -121,31 +175,43 @@ export class ClicksRepository implements ClickStore {
     );
   }
 
-  /** A link's buckets of one type from `fromParam` to `toParam` inclusive, by param. */
+  /**
+   * A link's buckets of one type from `fromParam` to `toParam` inclusive, by param: its
+   * bucket items and its click item's cells (a bucket may have both: cells until the item
+   * was full, an item after).
+   */
   async buckets(linkId: number, type: StatsType, fromParam: string, toParam: string): Promise<Map<string, Counts>> {
-    const { pk } = keys.link(linkId);
-    const result = new Map<string, Counts>();
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.store.db.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': pk,
-            ':from': keys.clickBucket(linkId, type, fromParam).sk,
-            ':to': keys.clickBucket(linkId, type, toParam).sk,
-          },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        result.set(String(item.sk).slice(`STATS#${type}#`.length), { clicks: Number(item.clicks ?? 0), redirects: Number(item.redirects ?? 0) });
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return result;
+    const [items, clickItem] = await Promise.all([
+      queryAll(this.store, {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.link(linkId).pk,
+          ':from': keys.clickBucket(linkId, type, fromParam).sk,
+          ':to': keys.clickBucket(linkId, type, toParam).sk,
+        },
+      }),
+      this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.linkClicks(linkId) })),
+    ]);
+    const result = cellsOf(clickItem.Item, type, fromParam, toParam);
+    for (const item of items) {
+      const param = String(item.sk).slice(`STATS#${type}#`.length);
+      const cells = result.get(param);
+      result.set(param, {
+        clicks: Number(item.clicks ?? 0) + (cells?.clicks ?? 0),
+        redirects: Number(item.redirects ?? 0) + (cells?.redirects ?? 0),
+      });
+    }
+    return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
+}
+
+/** The fingerprints of a claim's `messages`: bytes, or a comma-separated list in claims written before. */
+function fingerprintsOf(messages: unknown): string[] {
+  if (typeof messages === 'string') return messages.split(',');
+  const bytes = Buffer.from(messages as Uint8Array);
+  const fingerprints: string[] = [];
+  for (let at = 0; at < bytes.length; at += FINGERPRINT_BYTES) fingerprints.push(bytes.subarray(at, at + FINGERPRINT_BYTES).toString('base64url'));
+  return fingerprints;
 }
 
 function startOfMinute(at: Date): number {

@@ -8,6 +8,7 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | Account | ACCOUNT#<id>       | #ACCOUNT  | ACCOUNTS                    | <id, padded>        |
  * | ApiKey  | APIKEY#<sha256>    | #APIKEY   | ACCOUNT#<id>#APIKEYS        | <keyId>             |
  * | Link    | LINK#<id>          | #LINK     | ACCOUNT#<id>#LINKS          | <createdAt>#<id>    |
+ * | LinkClicks | LINK#<id>       | #CLICKS   |                             |                     |
  * | ClickBucket | LINK#<id>      | STATS#<type>#<param> |                  |                     |
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
@@ -45,6 +46,8 @@ export const keys = {
     gsi1sk: `${createdAt}#${pad(id)}`,
   }),
   accountLinks,
+  /** A link's click totals and recent buckets, kept apart from the link so counting touches no index. */
+  linkClicks: (id: number): Key => ({ pk: `LINK#${id}`, sk: '#CLICKS' }),
 
   clickBucket: (linkId: number, type: string, param: string): Key => ({ pk: `LINK#${linkId}`, sk: `STATS#${type}#${param}` }),
   clickBatch: (batchKey: string): Key => ({ pk: `CLICKBATCH#${batchKey}`, sk: '#CLICKBATCH' }),

@@ -2,15 +2,14 @@ import { compareLinks, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type Li
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
-import { batchGetAll } from './batch';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { compareSortValues, countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
+import { readLinks, withClickItems } from './link-clicks';
 import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
-import { fromItem } from './link-writes';
 
 /** The planner's figures: tests move them to drive every path on small data. */
 export interface ListPlan {
@@ -18,8 +17,9 @@ export interface ListPlan {
   entriesPerRru: number;
   /**
    * Default-order pages within this many pages of an end are read from gsi1, whose entries
-   * are whole links (~13 a read unit, no BatchGetItem); further in, gsi7's entries (~55 a
-   * read unit) and a BatchGetItem of the page (0.5 a link) read less.
+   * are whole links (~13 a read unit, and a BatchGetItem of their click items, 0.5 a link);
+   * further in, gsi7's entries (~55 a read unit) and a BatchGetItem of the page (link and
+   * click items, 1 a link) read less.
    */
   wholeItemPages: number;
 }
@@ -104,7 +104,7 @@ export class LinkLists {
     const nearStart = fromEnd === offset;
     const { entries } = await readMerged(this.store, [range], { forward: nearStart ? forward : !forward, skip: 0, take: fromEnd + take });
     if (entries.length < fromEnd + take || entries.some((entry) => entry.schema !== LINK_SCHEMA)) return undefined;
-    const page = entries.slice(fromEnd).map(fromItem);
+    const page = await withClickItems(this.store, entries.slice(fromEnd));
     return nearStart ? page : page.reverse();
   }
 
@@ -193,14 +193,10 @@ export class LinkLists {
     return kept.sort(compare).slice(offset, offset + take);
   }
 
-  /** Links by id in the order given; deleted ones are left out. */
+  /** Links by id in the order given, with their totals; deleted ones are left out. */
   async links(ids: number[]): Promise<Link[]> {
     if (ids.length === 0) return [];
-    const items = await batchGetAll(
-      this.store,
-      ids.map((id) => keys.link(id)),
-    );
-    const byId = new Map(items.filter((item) => !item.deleted && item.schema === LINK_SCHEMA).map((item) => [Number(item.id), fromItem(item)]));
+    const byId = await readLinks(this.store, ids, (item) => !item.deleted && item.schema === LINK_SCHEMA);
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 

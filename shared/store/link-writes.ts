@@ -177,7 +177,11 @@ class Expression {
   }
 }
 
-export function fromItem(item: LinkItem): Link {
+/**
+ * A link from its item and, when read, its click item (link-clicks.ts): its totals are what
+ * the link item counted before the click item existed plus what the click item counts.
+ */
+export function fromItem(item: LinkItem, clicks?: LinkItem): Link {
   return {
     id: Number(item.id),
     accountId: Number(item.accountId),
@@ -189,8 +193,8 @@ export function fromItem(item: LinkItem): Link {
     comment: item.comment ?? null,
     expirationDate: item.expirationDate ?? null,
     expiresAt: item.expiresAt ?? null,
-    clickCnt: Number(item.clickCnt ?? 0),
-    redirectCnt: Number(item.redirectCnt ?? 0),
+    clickCnt: Number(item.clickCnt ?? 0) + Number(clicks?.clicks ?? 0),
+    redirectCnt: Number(item.redirectCnt ?? 0) + Number(clicks?.redirects ?? 0),
     createdAt: String(item.createdAt),
     campaignId: item.campaignId ?? null,
     trackingCode: item.trackingCode ?? null,

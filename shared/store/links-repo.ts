@@ -1,13 +1,13 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { LinkPage } from '../domain/link-listing';
 import type { LinkChanges, LinkListQuery, LinkStore } from '../domain/link-service';
 import type { Link, ModeratorStatus } from '../domain/links';
-import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { type CountedOp, CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
+import { readLinks, withClickItems } from './link-clicks';
 import { linkCounterAdds, linkIndexAttributes, wordItems } from './link-keys';
 import { fromItem, type LinkItem, LinkWrites } from './link-writes';
 import { queryAll } from './query';
@@ -57,27 +57,40 @@ export class LinksRepository implements LinkStore {
     await this.#counted.finish(keys.link(link.id), marked);
   }
 
-  /** `consistent` for API reads right after writes; the redirect path reads eventually consistent (half the cost). */
+  /**
+   * The link with its totals: its item and its click item, side by side in the partition,
+   * in one Query (`#CLICKS` sorts just before `#LINK`, the buckets after both). `consistent`
+   * for API reads right after writes; the redirect path reads eventually consistent (half the cost).
+   */
   async get(id: number, options: { consistent?: boolean } = {}): Promise<Link | undefined> {
+    const { pk } = keys.link(id);
     const result = await this.store.db.send(
-      new GetCommand({ TableName: this.store.tableName, Key: keys.link(id), ConsistentRead: options.consistent ?? true }),
+      new QueryCommand({
+        TableName: this.store.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :clicks AND :link',
+        ExpressionAttributeValues: { ':pk': pk, ':clicks': keys.linkClicks(id).sk, ':link': keys.link(id).sk },
+        ConsistentRead: options.consistent ?? true,
+      }),
     );
-    return result.Item && !result.Item.deleted ? fromItem(result.Item) : undefined;
+    const items = result.Items ?? [];
+    const link = items.find((item) => item.sk === keys.link(id).sk);
+    return link && !link.deleted
+      ? fromItem(
+          link,
+          items.find((item) => item.sk === keys.linkClicks(id).sk),
+        )
+      : undefined;
   }
 
-  /** Links by id, in no particular order; missing and deleted ids are absent. */
+  /** Links by id with their totals, in no particular order; missing and deleted ids are absent. */
   async getMany(ids: number[]): Promise<Link[]> {
-    const items = await batchGetAll(
-      this.store,
-      ids.map((id) => keys.link(id)),
-    );
-    return items.filter((item) => !item.deleted).map(fromItem);
+    return [...(await readLinks(this.store, ids)).values()];
   }
 
   /** Applies changes to the account's link; undefined when it has no such link. */
   async update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined> {
     const written = await this.#writes.change(id, (link) => (link.accountId === accountId ? { to: applied(link, changes) } : undefined));
-    return written && fromItem(written);
+    return written && this.#withClicks(written);
   }
 
   /** Deletes the account's link; false when it has no such link. */
@@ -89,7 +102,7 @@ export class LinksRepository implements LinkStore {
   /** Sets the moderator's verdict on any account's link; undefined when there is no such link. */
   async moderate(id: number, moderatorStatus: ModeratorStatus, moderatorComment: string | null): Promise<Link | undefined> {
     const written = await this.#writes.change(id, (link) => ({ to: applied(link, { moderatorStatus, moderatorComment }) }));
-    return written && fromItem(written);
+    return written && this.#withClicks(written);
   }
 
   /** Link/List from the indexes (link-lists.ts). */
@@ -106,7 +119,15 @@ export class LinksRepository implements LinkStore {
       ExpressionAttributeValues: { ':pk': keys.accountLinks(accountId) },
       ScanIndexForward: false,
     });
-    return items.map(fromItem);
+    return withClickItems(this.store, items);
+  }
+
+  /** A link just written, with its totals (the click item is read: the write returned the link item only). */
+  async #withClicks(item: LinkItem): Promise<Link> {
+    const clicks = await this.store.db.send(
+      new GetCommand({ TableName: this.store.tableName, Key: keys.linkClicks(Number(item.id)), ConsistentRead: true }),
+    );
+    return fromItem(item, clicks.Item);
   }
 }
 

@@ -61,10 +61,10 @@ describe('clicks, redirects and Link/GetStats', () => {
     const stored = await service.runtime.store.db.send(
       new (await import('@aws-sdk/lib-dynamodb')).GetCommand({
         TableName: service.runtime.config.tableName,
-        Key: { pk: `LINK#${active.id}`, sk: '#LINK' },
+        Key: { pk: `LINK#${active.id}`, sk: '#CLICKS' },
       }),
     );
-    expect(stored.Item).toMatchObject({ clickCnt: 2, redirectCnt: 2, botCnt: 2 });
+    expect(stored.Item).toMatchObject({ clicks: 2, redirects: 2, bots: 2 });
     const stats = await service.api('Link/GetStats', key, {
       'ids[]': [String(active.id), String(inactive.id)],
       type: 'daily',

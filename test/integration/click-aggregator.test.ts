@@ -31,9 +31,9 @@ function click(messageId: string, linkId: number, receiveCount = 1): QueuedClick
 }
 
 async function counts(linkId: number) {
-  const link = await store.db.send(new GetCommand({ TableName: store.tableName, Key: { pk: `LINK#${linkId}`, sk: '#LINK' } }));
+  const link = await new IndexedLinksRepository(store).get(linkId);
   const day = await new ClicksRepository(store).buckets(linkId, 'daily', '2026-11-22', '2026-11-22');
-  return { clickCnt: link.Item?.clickCnt, redirectCnt: link.Item?.redirectCnt, day: day.get('2026-11-22')?.clicks };
+  return { clickCnt: link?.clickCnt, redirectCnt: link?.redirectCnt, day: day.get('2026-11-22')?.clicks };
 }
 
 function aggregator(clicks = new ClicksRepository(store)) {
@@ -65,21 +65,50 @@ describe('ClickAggregator', () => {
   });
 
   it('finishes a batch interrupted after some of its writes, adding only what was missing', async () => {
-    // Prepare: a store that fails every bucket write after the link totals were written
-    const linkId = await newLink();
+    // Prepare: a store that fails the click item write of one link of the batch
+    const [first, second, third] = [await newLink(), await newLink(), await newLink()];
     const real = new ClicksRepository(store);
     const failing = Object.create(real) as ClicksRepository;
-    failing.addToBucket = async () => {
-      throw new Error('throttled');
+    failing.addToClickItem = async (batchKey, delta) => {
+      if (delta.linkId === second) throw new Error('throttled');
+      return real.addToClickItem(batchKey, delta);
     };
-    const batch = [click('i1', linkId), click('i2', linkId)];
+    const batch = [click('i1', first), click('i2', first), click('i3', second), click('i4', third)];
 
     // Act: the first attempt dies halfway; the queue delivers the batch again
+    await expect(aggregator(failing).aggregate(batch)).rejects.toThrow('throttled');
+    const halfway = await counts(second);
+    await aggregator().aggregate(batch.map((message) => ({ ...message, receiveCount: 2 })));
+
+    // Assess
+    expect(halfway).toEqual({ clickCnt: 0, redirectCnt: 0, day: undefined });
+    expect(await counts(first)).toEqual({ clickCnt: 2, redirectCnt: 2, day: 2 });
+    expect(await counts(second)).toEqual({ clickCnt: 1, redirectCnt: 1, day: 1 });
+    expect(await counts(third)).toEqual({ clickCnt: 1, redirectCnt: 1, day: 1 });
+  });
+
+  it("finishes a batch interrupted between a full link's bucket items and its totals, adding only what was missing", async () => {
+    // Prepare: a link whose click item is full (a batch a minute, six minutes), then a batch whose totals write fails
+    const linkId = await newLink();
+    for (let minute = 1; minute <= 6; minute++) {
+      const at = new Date(NOW.getTime() + minute * 60_000).toISOString();
+      await aggregator().aggregate([{ ...click(`f${minute}`, linkId), event: { ...click('', linkId).event, at } }]);
+    }
+    const real = new ClicksRepository(store);
+    const failing = Object.create(real) as ClicksRepository;
+    failing.addToLink = async () => {
+      throw new Error('throttled');
+    };
+    const batch = [click('f7', linkId), click('f8', linkId)];
+
+    // Act
     await expect(aggregator(failing).aggregate(batch)).rejects.toThrow('throttled');
     await aggregator().aggregate(batch.map((message) => ({ ...message, receiveCount: 2 })));
 
     // Assess
-    expect(await counts(linkId)).toEqual({ clickCnt: 2, redirectCnt: 2, day: 2 });
+    expect(await counts(linkId)).toEqual({ clickCnt: 8, redirectCnt: 8, day: 8 });
+    const minute = await real.buckets(linkId, 'minute', '2026-11-22 10:00', '2026-11-22 10:06');
+    expect([...minute.values()].map((counts) => counts.clicks)).toEqual([2, 1, 1, 1, 1, 1, 1]);
   });
 
   it('does not bring a deleted link back as a bare counter item', async () => {
@@ -88,5 +117,6 @@ describe('ClickAggregator', () => {
     await aggregator().aggregate([click('d1', linkId)]);
     const item = await store.db.send(new GetCommand({ TableName: store.tableName, Key: { pk: `LINK#${linkId}`, sk: '#LINK' } }));
     expect(item.Item).toBeUndefined();
+    expect(await new IndexedLinksRepository(store).get(linkId)).toBeUndefined();
   });
 });

@@ -1,42 +1,51 @@
 import type { ClickStore } from '../../shared/domain/click-aggregator';
-import type { Counts, LinkDelta } from '../../shared/domain/clicks';
+import { type Counts, deltasOfPacked, type LinkDelta } from '../../shared/domain/clicks';
 import type { StatsType } from '../../shared/domain/stats';
 import type { BucketReader } from '../../shared/domain/stats-service';
 import { utcMinuteOf } from '../../shared/domain/time';
+import { MAX_CELL_TOUCHES } from '../../shared/store/link-clicks';
 import { MemoryLinkStore } from './memory-links';
 
 interface Bucket extends Counts {
   lastBatch: string;
 }
 
+/** A link's click item: totals, bucket cells by `<type>#<param>`, cells written, last batch. */
+interface ClickItem extends Counts {
+  bots: number;
+  cells: Map<string, Counts>;
+  touches: number;
+  lastBatch: string;
+}
+
 /**
  * Click batches and counters in memory, with the conditions of shared/store/clicks-repo.ts:
  * a batch is claimed once; a counter update is skipped where its batch key is the item's
- * last applied one; a link's totals go onto the link itself and only while it exists;
- * claimed batches are found by the UTC minute they were claimed in. `calls` names every
- * write asked for, whether its condition held or not.
+ * last applied one; a link's counts go to its click item, its buckets to the item's cells
+ * until MAX_CELL_TOUCHES cells were written, to bucket items after; claimed batches are
+ * found by the UTC minute they were claimed in. `calls` names every write asked for,
+ * whether its condition held or not.
  */
 export class MemoryClickStore implements ClickStore, BucketReader {
-  readonly batches = new Map<string, { fingerprints: string[]; deltas: string; minute: string }>();
+  readonly batches = new Map<string, { fingerprints: string[]; clicks: string; minute: string }>();
   readonly done = new Set<string>();
-  /** Bots and the last applied batch per link: attributes of the link item beside its counters. */
-  readonly linkCounters = new Map<number, { bots: number; lastBatch: string }>();
-  /** By `<linkId>#<type>#<param>`. */
+  readonly clickItems = new Map<number, ClickItem>();
+  /** Bucket items, by `<linkId>#<type>#<param>`. */
   readonly stats = new Map<string, Bucket>();
   readonly calls: string[] = [];
 
   constructor(readonly links = new MemoryLinkStore()) {}
 
-  async claimBatch(batchKey: string, fingerprints: string[], deltas: LinkDelta[], at: Date): Promise<boolean> {
+  async claimBatch(batchKey: string, fingerprints: string[], clicks: string, at: Date): Promise<boolean> {
     this.calls.push(`claimBatch:${fingerprints.length}`);
     if (this.batches.has(batchKey)) return false;
-    this.batches.set(batchKey, { fingerprints: [...fingerprints], deltas: JSON.stringify(deltas), minute: utcMinuteOf(at) });
+    this.batches.set(batchKey, { fingerprints: [...fingerprints], clicks, minute: utcMinuteOf(at) });
     return true;
   }
 
   async claimedDeltas(batchKey: string): Promise<LinkDelta[] | undefined> {
     const batch = this.batches.get(batchKey);
-    return batch && (JSON.parse(batch.deltas) as LinkDelta[]);
+    return batch && deltasOfPacked(batch.clicks);
   }
 
   async isBatchDone(batchKey: string): Promise<boolean> {
@@ -60,14 +69,24 @@ export class MemoryClickStore implements ClickStore, BucketReader {
     return fingerprints;
   }
 
+  async addToClickItem(batchKey: string, delta: LinkDelta): Promise<'added' | 'full'> {
+    this.calls.push(`addToClickItem:${delta.linkId}`);
+    const item = this.#clickItem(delta.linkId);
+    if (item.lastBatch === batchKey) return 'added';
+    if (item.touches + delta.buckets.length > MAX_CELL_TOUCHES) return 'full';
+    this.#addTotals(item, batchKey, delta);
+    item.touches += delta.buckets.length;
+    for (const [type, param, clicks, redirects] of delta.buckets) {
+      const cell = item.cells.get(`${type}#${param}`);
+      item.cells.set(`${type}#${param}`, { clicks: (cell?.clicks ?? 0) + clicks, redirects: (cell?.redirects ?? 0) + redirects });
+    }
+    return 'added';
+  }
+
   async addToLink(linkId: number, batchKey: string, counts: Counts & { bots: number }): Promise<void> {
     this.calls.push(`addToLink:${linkId}`);
-    const link = this.links.items.get(linkId);
-    const counters = this.linkCounters.get(linkId);
-    if (!link || counters?.lastBatch === batchKey) return;
-    link.clickCnt += counts.clicks;
-    link.redirectCnt += counts.redirects;
-    this.linkCounters.set(linkId, { bots: (counters?.bots ?? 0) + counts.bots, lastBatch: batchKey });
+    const item = this.#clickItem(linkId);
+    if (item.lastBatch !== batchKey) this.#addTotals(item, batchKey, counts);
   }
 
   async addToBucket(linkId: number, type: StatsType, param: string, batchKey: string, counts: Counts): Promise<void> {
@@ -83,19 +102,52 @@ export class MemoryClickStore implements ClickStore, BucketReader {
   }
 
   async buckets(linkId: number, type: StatsType, fromParam: string, toParam: string): Promise<Map<string, Counts>> {
-    const prefix = `${linkId}#${type}#`;
     const result = new Map<string, Counts>();
-    // Sorted as the sort key is: params of one type compare as strings.
-    for (const [key, { clicks, redirects }] of [...this.stats].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const param = key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
-      if (param !== undefined && param >= fromParam && param <= toParam) result.set(param, { clicks, redirects });
+    for (const param of new Set(
+      [...(this.clickItems.get(linkId)?.cells.keys() ?? []), ...this.stats.keys()].flatMap((key) => paramOf(key, linkId, type)),
+    )) {
+      if (param < fromParam || param > toParam) continue;
+      result.set(param, this.bucket(linkId, type, param) ?? { clicks: 0, redirects: 0 });
     }
-    return result;
+    return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 
-  /** A bucket's counts, or undefined when nothing was written to it. */
+  /** A bucket's counts, cells and bucket item together, or undefined when nothing was written to it. */
   bucket(linkId: number, type: StatsType, param: string): Counts | undefined {
+    const cell = this.clickItems.get(linkId)?.cells.get(`${type}#${param}`);
     const bucket = this.stats.get(`${linkId}#${type}#${param}`);
-    return bucket && { clicks: bucket.clicks, redirects: bucket.redirects };
+    if (!cell && !bucket) return undefined;
+    return { clicks: (cell?.clicks ?? 0) + (bucket?.clicks ?? 0), redirects: (cell?.redirects ?? 0) + (bucket?.redirects ?? 0) };
   }
+
+  /** A link's totals: its link's counts (earlier versions') plus its click item's. */
+  totals(linkId: number): { clickCnt: number; redirectCnt: number; bots: number } {
+    const link = this.links.items.get(linkId);
+    const item = this.clickItems.get(linkId);
+    return {
+      clickCnt: (link?.clickCnt ?? 0) + (item?.clicks ?? 0),
+      redirectCnt: (link?.redirectCnt ?? 0) + (item?.redirects ?? 0),
+      bots: item?.bots ?? 0,
+    };
+  }
+
+  #clickItem(linkId: number): ClickItem {
+    const item = this.clickItems.get(linkId) ?? { clicks: 0, redirects: 0, bots: 0, cells: new Map(), touches: 0, lastBatch: '' };
+    this.clickItems.set(linkId, item);
+    return item;
+  }
+
+  #addTotals(item: ClickItem, batchKey: string, counts: Counts & { bots: number }): void {
+    item.clicks += counts.clicks;
+    item.redirects += counts.redirects;
+    item.bots += counts.bots;
+    item.lastBatch = batchKey;
+  }
+}
+
+/** The param of a cell (`<type>#<param>`) or bucket item key (`<linkId>#<type>#<param>`) of the link and type, if it is one. */
+function paramOf(key: string, linkId: number, type: StatsType): string[] {
+  for (const prefix of [`${type}#`, `${linkId}#${type}#`])
+    if (key.startsWith(prefix) && !key.slice(prefix.length).includes('#')) return [key.slice(prefix.length)];
+  return [];
 }
