@@ -189,7 +189,9 @@ describe('counting clicks in click items', () => {
     const updated = await repository.update(3, first, { comment: 'still counted' });
     const moderated = await repository.moderate(second, 1, 'fine');
 
-    // Assess
+    // Assess: the link items keep what earlier versions counted; every read adds the click items
+    const stored = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.link(first), ConsistentRead: true }));
+    expect(stored.Item).toMatchObject({ clickCnt: 5, redirectCnt: 4 });
     expect(totals(got.flatMap((link) => link ?? []))).toEqual(expected);
     expect(eventually).toMatchObject({ clickCnt: 7, redirectCnt: 5 });
     expect(totals(many)).toEqual(expected);

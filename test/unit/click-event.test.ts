@@ -1,4 +1,5 @@
-import { type ClickEvent, clickEventBody } from '../../shared/domain/clicks';
+import fc from 'fast-check';
+import { type ClickEvent, clickEventBody, deltasOfPacked, type LinkDelta, packClicks, sumClicks } from '../../shared/domain/clicks';
 import { isoInstant } from '../../shared/domain/time';
 
 describe('click events on the queue', () => {
@@ -12,5 +13,45 @@ describe('click events on the queue', () => {
   it('gives the ISO time of each instant, also when instants repeat and alternate', () => {
     const instants = [0, 1, 1, 999, 1_000, 1, 1_764_000_000_123, 1_764_000_000_123, 1_764_000_000_124].map((ms) => new Date(ms));
     expect(instants.map(isoInstant)).toEqual(instants.map((date) => date.toISOString()));
+  });
+});
+
+describe('a batch packed in its claim', () => {
+  const ZONES = ['UTC', 'Asia/Tashkent', 'America/St_Johns', 'Etc/GMT+3', 'Asia/Kathmandu'];
+  const event = fc.record<ClickEvent>({
+    linkId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    accountId: fc.integer({ min: 1, max: 1_000_000 }),
+    // Clicks of one batch lie within minutes of each other; any second of those minutes
+    at: fc.integer({ min: 0, max: 3 * 3600_000 }).map((ms) => new Date(Date.UTC(2026, 10, 30, 22) + ms).toISOString()),
+    visitor: fc.constantFrom('human', 'bot'),
+    redirected: fc.boolean(),
+  });
+  /** Deltas in one order: by link, buckets by type and param. */
+  const normal = (deltas: LinkDelta[]) =>
+    [...deltas]
+      .sort((a, b) => a.linkId - b.linkId)
+      .map((delta) => ({ ...delta, buckets: [...delta.buckets].sort((a, b) => (`${a[0]}${a[1]}` < `${b[0]}${b[1]}` ? -1 : 1)) }));
+
+  it('gives back what each link and bucket adds, in the zones it was packed with', () => {
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 60 }), (events) => {
+        const zoneOf = (accountId: number) => ZONES[accountId % ZONES.length] ?? 'UTC';
+        expect(normal(deltasOfPacked(packClicks(events, zoneOf)))).toEqual(normal(sumClicks(events, zoneOf)));
+      }),
+    );
+  });
+
+  it('takes a few bytes a click', () => {
+    const events = Array.from(
+      { length: 1000 },
+      (_, i): ClickEvent => ({
+        linkId: 5_000_000 + i,
+        accountId: 42,
+        at: new Date(Date.UTC(2026, 10, 30) + i * 90).toISOString(),
+        visitor: 'human',
+        redirected: true,
+      }),
+    );
+    expect(Buffer.byteLength(packClicks(events, () => 'Europe/London'))).toBeLessThanOrEqual(8 * events.length);
   });
 });
