@@ -11,11 +11,11 @@ import { linkCodecSource } from './link-codec-source';
 import { noQueues, type Queues, SqsQueues } from './queue/queues';
 import { AccountsRepository, ApiKeysRepository } from './store/accounts-repo';
 import { CampaignsRepository } from './store/campaigns-repo';
-import { ClicksRepository } from './store/clicks-repo';
 import { createStore, type Store } from './store/client';
 import { CountedWrites } from './store/counted-writes';
 import { IdAllocator } from './store/id-allocator';
 import type { ListReaders } from './store/indexed-lists';
+import { ClickBuckets } from './store/link-clicks';
 import { LinksRepository } from './store/links-repo';
 import { MessageChanges } from './store/message-changes';
 import { MessagesRepository } from './store/messages-repo';
@@ -110,7 +110,7 @@ export function createApiCore(config: Config, overrides: ApiCoreOverrides = {}):
     rateLimits: new RateLimiter({ clock, defaultPerSecond: config.apiRateLimit }),
     links,
     linksRepository,
-    stats: new StatsService({ links: linksRepository, buckets: new ClicksRepository(store), clock }),
+    stats: new StatsService({ links: linksRepository, buckets: new ClickBuckets(store), clock }),
     messageChanges,
     messageStore: new MessagesRepository(store, messageChanges),
     campaigns,

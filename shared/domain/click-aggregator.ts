@@ -1,4 +1,5 @@
-import { batchKeyOf, type ClickEvent, type Counts, type LinkDelta, messageFingerprint, packClicks, sumClicks } from './clicks';
+import { type LinkDelta, packClicks, sumClicks } from './click-batches';
+import { batchKeyOf, type ClickEvent, type Counts, messageFingerprint } from './clicks';
 import { mapLimited } from './concurrency';
 import type { StatsType } from './stats';
 

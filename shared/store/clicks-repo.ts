@@ -1,12 +1,12 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClickStore } from '../domain/click-aggregator';
-import { type Counts, deltasOfPacked, type LinkDelta } from '../domain/clicks';
+import { deltasOfPacked, type LinkDelta } from '../domain/click-batches';
+import type { Counts } from '../domain/clicks';
 import type { StatsType } from '../domain/stats';
 import { utcMinuteOf } from '../domain/time';
-import type { Store } from './client';
 import { conditionally } from './conditional';
 import { keys } from './keys';
-import { cellNames, cellsOf, MAX_CELL_TOUCHES } from './link-clicks';
+import { ClickBuckets, cellNames, MAX_CELL_TOUCHES } from './link-clicks';
 import { queryAll } from './query';
 
 /** This batch has not been applied to the item yet (the item keeps its last batch key). */
@@ -20,11 +20,9 @@ const FINGERPRINT_BYTES = 9;
  * Click batches and the counts they add (docs/data-model.md): a batch's claim, a link's
  * click item (link-clicks.ts) and, for links clicked more than their click item holds,
  * bucket items. A batch's claim is written for every batch, so it is kept compact: its
- * message fingerprints as bytes and its events packed (packClicks), about 18 bytes a click.
+ * message fingerprints as bytes and its events packed (packClicks), about 15 bytes a click.
  */
-export class ClicksRepository implements ClickStore {
-  constructor(private readonly store: Store) {}
-
+export class ClicksRepository extends ClickBuckets implements ClickStore {
   claimBatch(batchKey: string, fingerprints: string[], clicks: string, at: Date): Promise<boolean> {
     return conditionally(() =>
       this.store.db.send(
@@ -173,35 +171,6 @@ export class ClicksRepository implements ClickStore {
         }),
       ),
     );
-  }
-
-  /**
-   * A link's buckets of one type from `fromParam` to `toParam` inclusive, by param: its
-   * bucket items and its click item's cells (a bucket may have both: cells until the item
-   * was full, an item after).
-   */
-  async buckets(linkId: number, type: StatsType, fromParam: string, toParam: string): Promise<Map<string, Counts>> {
-    const [items, clickItem] = await Promise.all([
-      queryAll(this.store, {
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.link(linkId).pk,
-          ':from': keys.clickBucket(linkId, type, fromParam).sk,
-          ':to': keys.clickBucket(linkId, type, toParam).sk,
-        },
-      }),
-      this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.linkClicks(linkId) })),
-    ]);
-    const result = cellsOf(clickItem.Item, type, fromParam, toParam);
-    for (const item of items) {
-      const param = String(item.sk).slice(`STATS#${type}#`.length);
-      const cells = result.get(param);
-      result.set(param, {
-        clicks: Number(item.clicks ?? 0) + (cells?.clicks ?? 0),
-        redirects: Number(item.redirects ?? 0) + (cells?.redirects ?? 0),
-      });
-    }
-    return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
 }
 

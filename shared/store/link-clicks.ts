@@ -1,11 +1,13 @@
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { Counts } from '../domain/clicks';
 import type { Link } from '../domain/links';
 import type { StatsType } from '../domain/stats';
+import type { BucketReader } from '../domain/stats-service';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { keys } from './keys';
 import { fromItem } from './link-writes';
+import { queryAll } from './query';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -74,4 +76,38 @@ export async function withClickItems(store: Store, items: Item[]): Promise<Link[
   );
   const byPk = new Map(clicks.map((item) => [item.pk, item]));
   return items.map((item) => fromItem(item, byPk.get(keys.link(Number(item.id)).pk)));
+}
+
+/** Link/GetStats' buckets: a link's bucket items and its click item's cells. */
+export class ClickBuckets implements BucketReader {
+  constructor(protected readonly store: Store) {}
+
+  /**
+   * A link's buckets of one type from `fromParam` to `toParam` inclusive, by param: its
+   * bucket items and its click item's cells (a bucket may have both: cells until the item
+   * was full, an item after).
+   */
+  async buckets(linkId: number, type: StatsType, fromParam: string, toParam: string): Promise<Map<string, Counts>> {
+    const [items, clickItem] = await Promise.all([
+      queryAll(this.store, {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.link(linkId).pk,
+          ':from': keys.clickBucket(linkId, type, fromParam).sk,
+          ':to': keys.clickBucket(linkId, type, toParam).sk,
+        },
+      }),
+      this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.linkClicks(linkId) })),
+    ]);
+    const result = cellsOf(clickItem.Item, type, fromParam, toParam);
+    for (const item of items) {
+      const param = String(item.sk).slice(`STATS#${type}#`.length);
+      const cells = result.get(param);
+      result.set(param, {
+        clicks: Number(item.clicks ?? 0) + (cells?.clicks ?? 0),
+        redirects: Number(item.redirects ?? 0) + (cells?.redirects ?? 0),
+      });
+    }
+    return new Map([...result].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
 }

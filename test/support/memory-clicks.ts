@@ -1,5 +1,6 @@
 import type { ClickStore } from '../../shared/domain/click-aggregator';
-import { type Counts, deltasOfPacked, type LinkDelta } from '../../shared/domain/clicks';
+import { deltasOfPacked, type LinkDelta } from '../../shared/domain/click-batches';
+import type { Counts } from '../../shared/domain/clicks';
 import type { StatsType } from '../../shared/domain/stats';
 import type { BucketReader } from '../../shared/domain/stats-service';
 import { utcMinuteOf } from '../../shared/domain/time';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { type ClickEvent, clickEventBody, deltasOfPacked, type LinkDelta, packClicks, sumClicks } from '../../shared/domain/clicks';
+import { deltasOfPacked, type LinkDelta, packClicks, sumClicks } from '../../shared/domain/click-batches';
+import { type ClickEvent, clickEventBody } from '../../shared/domain/clicks';
 import { isoInstant } from '../../shared/domain/time';
 
 describe('click events on the queue', () => {
