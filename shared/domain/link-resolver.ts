@@ -4,7 +4,7 @@ import type { Link } from './links';
 
 /** What the redirect reads: a link by id, eventually consistent. */
 export interface LinkReader {
-  get(id: number, options: { consistent: boolean }): Promise<Link | undefined>;
+  get(id: number, options: { consistent: boolean; counts: false }): Promise<Link | undefined>;
 }
 
 /**
@@ -50,7 +50,7 @@ export class LinkResolver {
   async #read(code: string, since: number): Promise<CachedLink | undefined> {
     const startedAt = this.deps.now();
     const id = (await this.deps.codec())?.decode(code);
-    const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false });
+    const link = id === undefined ? undefined : await this.deps.links.get(id, { consistent: false, counts: false });
     const found = link?.code === code ? cachedLink(link) : undefined;
     this.deps.cache.set(code, found ?? null, startedAt, since);
     return found;

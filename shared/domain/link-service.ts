@@ -20,7 +20,8 @@ import { type Clock, endOfLocalDay, localDate } from './time';
 /** What the link service needs from storage; shared/store implements it. */
 export interface LinkStore {
   create(link: Link): Promise<void>;
-  get(id: number, options?: { consistent?: boolean }): Promise<Link | undefined>;
+  /** `counts: false` when the caller needs no clickCnt or redirectCnt (they cost a second item's read locally). */
+  get(id: number, options?: { consistent?: boolean; counts?: boolean }): Promise<Link | undefined>;
   getMany(ids: number[]): Promise<Link[]>;
   update(accountId: number, id: number, changes: LinkChanges): Promise<Link | undefined>;
   delete(accountId: number, id: number): Promise<boolean>;

@@ -36,7 +36,7 @@ export class StatsService {
     const perLink = await Promise.all(
       ids.map(async (id) => {
         if (id === undefined) return new Map<string, Counts>();
-        const link = await this.deps.links.get(id, { consistent: false });
+        const link = await this.deps.links.get(id, { consistent: false, counts: false });
         if (!link || link.accountId !== account.id) return new Map<string, Counts>();
         return this.deps.buckets.buckets(id, type, first, last);
       }),

@@ -59,17 +59,23 @@ export class LinksRepository implements LinkStore {
 
   /**
    * The link with its totals: its item and its click item, side by side in the partition,
-   * in one Query (`#CLICKS` sorts just before `#LINK`, the buckets after both). `consistent`
-   * for API reads right after writes; the redirect path reads eventually consistent (half the cost).
+   * in one Query (`#CLICKS` sorts just before `#LINK`, the buckets after both); with
+   * `counts: false` (the redirect, ownership checks) the link item alone, one GetItem, its
+   * counts left as the item has them. `consistent` for API reads right after writes; the
+   * redirect path reads eventually consistent (half the cost).
    */
-  async get(id: number, options: { consistent?: boolean } = {}): Promise<Link | undefined> {
-    const { pk } = keys.link(id);
+  async get(id: number, options: { consistent?: boolean; counts?: boolean } = {}): Promise<Link | undefined> {
+    const ConsistentRead = options.consistent ?? true;
+    if (options.counts === false) {
+      const { Item: link } = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.link(id), ConsistentRead }));
+      return link && !link.deleted ? fromItem(link) : undefined;
+    }
     const result = await this.store.db.send(
       new QueryCommand({
         TableName: this.store.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :clicks AND :link',
-        ExpressionAttributeValues: { ':pk': pk, ':clicks': keys.linkClicks(id).sk, ':link': keys.link(id).sk },
-        ConsistentRead: options.consistent ?? true,
+        ExpressionAttributeValues: { ':pk': keys.link(id).pk, ':clicks': keys.linkClicks(id).sk, ':link': keys.link(id).sk },
+        ConsistentRead,
       }),
     );
     const items = result.Items ?? [];

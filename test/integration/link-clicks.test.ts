@@ -8,18 +8,22 @@ import { LinkCodec } from '../../shared/domain/link-code';
 import { LinkService } from '../../shared/domain/link-service';
 import { StatsService } from '../../shared/domain/stats-service';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
-import type { Store } from '../../shared/store/client';
+import { createStore, type Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
+import { ClickBuckets } from '../../shared/store/link-clicks';
 import { toItem } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { observeStore } from '../support/store-calls';
 
 let store: Store;
+let endpoint: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  ({ store, close } = await startTestStore());
+  let dynamo: { endpoint: string };
+  ({ store, dynamo, close } = await startTestStore());
+  endpoint = dynamo.endpoint;
 });
 afterAll(() => close());
 
@@ -111,15 +115,27 @@ describe('counting clicks in click items', () => {
       );
       await aggregator('Asia/Tashkent').aggregate(clicks);
     }
-    const stats = new StatsService({ links: new IndexedLinksRepository(store), buckets: new ClicksRepository(store), clock: () => NOW });
+    // A client of its own, to count the reads of Link/GetStats alone
+    const reader = createStore({ tableName: store.tableName, region: 'us-east-1', dynamoEndpoint: endpoint });
+    const stats = new StatsService({ links: new IndexedLinksRepository(reader), buckets: new ClickBuckets(reader), clock: () => NOW });
     const spilled = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.clickBucket(id, 'hourly', '2026-11-22 15:00') }));
+
+    const calls = observeStore(reader);
 
     // Act
     const hourly = await stats.linkStats(account, [id], 'hourly', new Date('2026-11-22T08:30:00Z'), new Date('2026-11-22T10:30:00Z'));
     const minute = await stats.linkStats(account, [id], 'minute', new Date('2026-11-22T10:02:00Z'), new Date('2026-11-22T10:05:00Z'));
     const daily = await stats.linkStats(account, [id], 'daily', new Date('2026-11-21T12:00:00Z'), new Date('2026-11-22T12:00:00Z'));
+    reader.db.destroy();
 
-    // Assess
+    // Assess: per link and request, its link item, its bucket items and its click item
+    expect(
+      calls
+        .slice(0, 3)
+        .map((call) => call.command)
+        .sort(),
+    ).toEqual(['GetItemCommand', 'GetItemCommand', 'QueryCommand']);
+    expect(calls).toHaveLength(9);
     expect(spilled.Item).toMatchObject({ clicks: 7, redirects: 6 });
     expect(hourly).toEqual({
       items: [

@@ -18,7 +18,7 @@ export class MemoryLinkStore implements LinkStore {
     this.items.set(link.id, { ...link });
   }
 
-  async get(id: number, options: { consistent?: boolean } = {}): Promise<Link | undefined> {
+  async get(id: number, options: { consistent?: boolean; counts?: boolean } = {}): Promise<Link | undefined> {
     this.reads.push(`get:${id}:${options.consistent ?? true}`);
     return copy(this.items.get(id));
   }
