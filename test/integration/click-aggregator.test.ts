@@ -1,9 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ClickAggregator, type QueuedClick } from '../../shared/domain/click-aggregator';
-import type { ClickEvent } from '../../shared/domain/clicks';
+import { batchKeyOf, type ClickEvent, messageFingerprint } from '../../shared/domain/clicks';
+import { utcMinuteOf } from '../../shared/domain/time';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
+import { keys } from '../../shared/store/keys';
 import { startTestStore } from '../support/dynamo';
 import { aLink } from '../support/fixtures';
 
@@ -109,6 +111,33 @@ describe('ClickAggregator', () => {
     expect(await counts(linkId)).toEqual({ clickCnt: 8, redirectCnt: 8, day: 8 });
     const minute = await real.buckets(linkId, 'minute', '2026-11-22 10:00', '2026-11-22 10:06');
     expect([...minute.values()].map((counts) => counts.clicks)).toEqual([2, 1, 1, 1, 1, 1, 1]);
+  });
+
+  it('finishes a batch interrupted before an upgrade from its claim as earlier versions wrote it (fingerprints joined, deltas as JSON)', async () => {
+    // Prepare: the claim of a batch of old1 and old2 on the link, none of its writes done
+    const linkId = await newLink();
+    const fingerprints = ['old1', 'old2'].map(messageFingerprint);
+    const batchKey = batchKeyOf(fingerprints);
+    const deltas = [{ linkId, clicks: 2, redirects: 1, bots: 0, buckets: [['daily', '2026-11-22', 2, 1]] }];
+    await store.db.send(
+      new PutCommand({
+        TableName: store.tableName,
+        Item: {
+          ...keys.clickBatch(batchKey),
+          ...keys.clickBatchIndex(batchKey, utcMinuteOf(NOW)),
+          entity: 'ClickBatch',
+          messages: fingerprints.join(','),
+          deltas: JSON.stringify(deltas),
+          claimedAt: NOW.toISOString(),
+        },
+      }),
+    );
+
+    // Act: one of its messages comes again
+    await aggregator().aggregate([click('old1', linkId, 2)]);
+
+    // Assess
+    expect(await counts(linkId)).toEqual({ clickCnt: 2, redirectCnt: 1, day: 2 });
   });
 
   it('does not bring a deleted link back as a bare counter item', async () => {
