@@ -1,10 +1,10 @@
 import type { ClickEvent, Counts } from './clicks';
 import { bucketsOf, type StatsType } from './stats';
 
-/**
+/*
  * A batch of clicks as the aggregator writes it: what it adds to each link and bucket, and
- * the batch packed in its claim. Apart from clicks.ts, which the redirect's bot detection
- * makes large, so that the API's functions reading buckets do without it.
+ * the batch packed in its claim. Kept apart from clicks.ts (the redirect's event and its bot
+ * detector) so that what stores and reads batches does not bundle the detector.
  */
 
 /** What one batch adds to one link: its totals and each bucket it touches. */
