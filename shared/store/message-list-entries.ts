@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageQuery, MessageSortField } from '../domain/message-listing';
-import { matchingTo } from '../domain/message-listing';
+import { matchingTo, TEXT_SORT_CHARACTERS } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { Entry, IndexRange } from './index-reader';
@@ -21,8 +21,20 @@ export interface Driver {
   total?: () => Promise<number>;
   /** How many entries it is likely to read, to pick the cheapest; lower is better. */
   rank: number;
+  /** Its rank stands whatever its total: it is not ranked by the counters among several criteria. */
+  placed?: boolean;
   /** The criteria its ranges decide exactly (those the index entries cannot are then not read from the messages). */
   covers?: MessageCriterion;
+}
+
+/**
+ * Whether gsi5's range for an exact text holds that text's messages only: its key is the
+ * first 200 characters and U+0001 before the creation tail, so a shorter text without that
+ * character is matched by the key alone; a longer one (texts sharing its first 200
+ * characters) or one holding it needs the projected hash checked on each entry.
+ */
+export function textRangeIsExact(text: string): boolean {
+  return [...text].length < TEXT_SORT_CHARACTERS && !text.includes('\u0001');
 }
 
 /** Sorts whose values every index entry carries (creation and id always). */

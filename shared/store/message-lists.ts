@@ -22,6 +22,7 @@ import {
   insertionPoint,
   latest,
   someNumberStartsOrEnds,
+  textRangeIsExact,
 } from './message-list-entries';
 
 /**
@@ -72,7 +73,7 @@ export class IndexedMessageLists implements MessageLists {
     }
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // The counters say how many each criterion matches: the fewest drives.
-    if (drivers.length > 1) for (const driver of drivers) if (driver.total) driver.rank = 10 + (await driver.total());
+    if (drivers.length > 1) for (const driver of drivers) if (driver.total && !driver.placed) driver.rank = 10 + (await driver.total());
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
     return this.#bounded(driver, query, anyAffix, offset + pageSize, offset);
   }
@@ -87,7 +88,17 @@ export class IndexedMessageLists implements MessageLists {
     };
     if (query.text !== undefined) {
       const hash = textHash(query.text);
-      drivers.push({ ranges: [messageRanges.text(accountId, query.text)], order: 'created', keep: (e) => e.textHash === hash, rank: 1 });
+      // Its own counter gives the total when it is the only criterion; with others it drives, as the likeliest to be narrow.
+      const counter = messageCounters.text(accountId, query.text);
+      drivers.push({
+        ranges: [messageRanges.text(accountId, query.text)],
+        order: 'created',
+        // Unfiltered where the key decides, so that a page reads the page's entries.
+        ...(!textRangeIsExact(query.text) && { keep: (e: Entry) => e.textHash === hash }),
+        total: async () => (await this.counted.read([counter], true))[0]?.all ?? 0,
+        rank: 1,
+        placed: true,
+      });
     }
     if (query.to !== undefined) drivers.push(this.#toDriver(accountId, query.to, anyAffix));
     if (query.from !== undefined)
