@@ -33,8 +33,26 @@ export interface Driver {
  * character is matched by the key alone; a longer one (texts sharing its first 200
  * characters) or one holding it needs the projected hash checked on each entry.
  */
-export function textRangeIsExact(text: string): boolean {
+function textRangeIsExact(text: string): boolean {
   return [...text].length < TEXT_SORT_CHARACTERS && !text.includes('\u0001');
+}
+
+/**
+ * criteria[text]: gsi5's range of the text, newest first. Alone, its total is `total` (the
+ * text's own counter); with other criteria it drives whatever the counters say of them, as
+ * the likeliest to be narrow, and the total is counted as its matches are read.
+ */
+export function textDriver(accountId: number, text: string, total: () => Promise<number>): Driver {
+  const hash = textHash(text);
+  return {
+    ranges: [messageRanges.text(accountId, text)],
+    order: 'created',
+    // Unfiltered where the key decides, so that a page reads the page's entries only.
+    ...(!textRangeIsExact(text) && { keep: (entry: Entry) => entry.textHash === hash }),
+    total,
+    rank: 1,
+    placed: true,
+  };
 }
 
 /** Sorts whose values every index entry carries (creation and id always). */

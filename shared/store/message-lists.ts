@@ -10,7 +10,7 @@ import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from '
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
-import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import {
   type Driver,
   ENTRY_SORTS,
@@ -22,7 +22,7 @@ import {
   insertionPoint,
   latest,
   someNumberStartsOrEnds,
-  textRangeIsExact,
+  textDriver,
 } from './message-list-entries';
 
 /**
@@ -87,18 +87,8 @@ export class IndexedMessageLists implements MessageLists {
       return names.reduce((sum, name) => sum + (counts?.[name] ?? 0), 0);
     };
     if (query.text !== undefined) {
-      const hash = textHash(query.text);
-      // Its own counter gives the total when it is the only criterion; with others it drives, as the likeliest to be narrow.
       const counter = messageCounters.text(accountId, query.text);
-      drivers.push({
-        ranges: [messageRanges.text(accountId, query.text)],
-        order: 'created',
-        // Unfiltered where the key decides, so that a page reads the page's entries.
-        ...(!textRangeIsExact(query.text) && { keep: (e: Entry) => e.textHash === hash }),
-        total: async () => (await this.counted.read([counter], true))[0]?.all ?? 0,
-        rank: 1,
-        placed: true,
-      });
+      drivers.push(textDriver(accountId, query.text, async () => (await this.counted.read([counter], true))[0]?.all ?? 0));
     }
     if (query.to !== undefined) drivers.push(this.#toDriver(accountId, query.to, anyAffix));
     if (query.from !== undefined)
