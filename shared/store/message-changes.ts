@@ -210,8 +210,7 @@ export function countsOf(before: MessageKeyFields | undefined, after: MessageKey
   } else hourly('C', after.createdAt, 1);
   hourly('S', after.startSendAt, 1);
   hourly('U', after.statusUpdatedAt, 1);
-  if (before && textCounted) add(messageCounters.text(account, before.text), 'all', -1);
-  add(messageCounters.text(account, after.text), 'all', 1);
+  if (!textCounted) add(messageCounters.text(account, after.text), 'all', 1);
   const counters: CounterAdd[] = [];
   for (const counter of adds.values()) {
     const cells = Object.fromEntries(Object.entries(counter.add).filter(([, n]) => n !== 0));
