@@ -7,12 +7,13 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
-import { MessageChanges, messageCreation } from '../../shared/store/message-changes';
+import { MessageChanges } from '../../shared/store/message-changes';
 import { messageCounters } from '../../shared/store/message-keys';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { messageUpgrade } from '../../shared/store/message-migration';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { migrate } from '../../shared/store/migration';
+import { sendBeforeTextCounts } from '../support/before-text-counts';
 import { crashingStore } from '../support/crashing-store';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
@@ -174,18 +175,6 @@ describe('criteria[text] totals from the text counter', () => {
 });
 
 describe('admin migrate and the text counter', () => {
-  /** A message as the version before the text counter wrote it: schema 2, counted in MESSAGES, not in its text's counter. */
-  async function sendBeforeTextCounter(message: Message): Promise<void> {
-    await campaignOf(message);
-    const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
-    const { textCounted: _, ...before } = item;
-    const text = messageCounters.text(message.accountId, message.text);
-    const writes = counted(store);
-    const marked = writes.mark({ counters: op.counters.filter(({ key }) => key.sk !== text.sk) });
-    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...before, ...marked.set } }));
-    await writes.finish(keys.message(message.id), marked);
-  }
-
   /** A message of the version before the indexes: gsi1 only, no schema, not counted. */
   async function sendBeforeIndexes(message: Message): Promise<void> {
     await campaignOf(message);
@@ -203,8 +192,8 @@ describe('admin migrate and the text counter', () => {
     const text = 'Promo: 20% off';
     await send(newMessage(1, 9, text));
     await send(newMessage(2, 9, text));
-    for (const id of [3, 4, 5, 6]) await sendBeforeTextCounter(newMessage(id, 9, text));
-    await sendBeforeTextCounter(newMessage(7, 9, 'Something else'));
+    for (const id of [3, 4, 5, 6]) await sendBeforeTextCounts(store, newMessage(id, 9, text));
+    await sendBeforeTextCounts(store, newMessage(7, 9, 'Something else'));
     await sendBeforeIndexes(newMessage(8, 9, text));
     const { messages, campaigns } = repositories(store);
     // A change by this version counts the message it changes (and the migration then skips it).
