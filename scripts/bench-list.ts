@@ -47,7 +47,8 @@ import type { Message } from '../shared/domain/messages';
  *
  * Settings (environment): BENCH_SMALL_LINKS (1,000), BENCH_BIG_LINKS (100,000),
  * BENCH_SMALL_MESSAGES (1,000), BENCH_BIG_MESSAGES (50,000), BENCH_ROUNDS (7 timed calls
- * per case, after one warm-up), BENCH_ONLY (`links` or `messages`), BENCH_SEED. The local runtime
+ * per case, after one warm-up), BENCH_ONLY (`links` or `messages`), BENCH_CASES (a regular
+ * expression: only the calls whose name matches it are measured), BENCH_SEED. The local runtime
  * shares the machine's cores with dynalite and with whatever else runs there: latencies
  * are noisy, RRU are exact. Run time on two shared cores, measured before the lists read
  * indexes and without the migration: about 34 minutes at the defaults (seeding under 2 of
@@ -72,6 +73,7 @@ const SIZES = {
 const ROUNDS = count('BENCH_ROUNDS', 7);
 const MONTHS = 6;
 const ONLY = process.env.BENCH_ONLY;
+const CASES = new RegExp(process.env.BENCH_CASES ?? '');
 /** `current`: the two accounts seeded in the current layout, and a third in the previous one for the migration to upgrade; `previous`: all three in the previous layout. */
 const SEED = (process.env.BENCH_SEED ?? 'current') as 'current' | 'previous';
 if (SEED !== 'current' && SEED !== 'previous') throw new Error('BENCH_SEED must be current or previous');
@@ -431,6 +433,7 @@ async function main(): Promise<void> {
       path: string,
       body: (account: Account) => Record<string, string> | Promise<Record<string, string>>,
     ) => {
+      if (!CASES.test(name)) return;
       const measured = { small: await measure(small, path, await body(small)), big: await measure(big, path, await body(big)) };
       rows.push({ name, ...measured });
       process.stderr.write(`  ${path} ${name}: ${measured.big.p50.toFixed(0)} ms, ${measured.big.rru.toFixed(0)} RRU (big)\n`);

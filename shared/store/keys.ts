@@ -82,9 +82,12 @@ export const keys = {
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),
-  /** The schema-2 migration (admin migrate): the run, and each Scan segment's position. */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v2', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v2#${segment}`, sk: '#SETTING' }),
+  /**
+   * The migration (admin migrate): the run, and each Scan segment's position. v3: a pass
+   * after v2's also puts messages into their text's counter, so a table v2 completed runs again.
+   */
+  migration: (): Key => ({ pk: 'SETTING#migrate-v3', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v3#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),

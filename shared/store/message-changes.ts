@@ -18,7 +18,7 @@ export type Changes = Record<string, NativeAttributeValue | null>;
 /** Items written by this code: index attributes, the campaign's state copied, counted. */
 export const MESSAGE_SCHEMA = 2;
 /** Attributes the index keys and counts are made from: a change is conditional on them as read. */
-const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema'] as const;
+const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema', 'textCounted'] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
 
@@ -28,7 +28,8 @@ const MAX_ATTEMPTS = 20;
  * the attributes it was computed from), marked with its counter additions, which
  * CountedWrites completes after it (and recovers after a crash). A message written by the
  * previous version (no `schema` 2) is upgraded by its next change: index attributes, the
- * campaign's state, and counted as new.
+ * campaign's state, and counted as new; one not yet in its text's counter (no
+ * `textCounted`, written before that counter was kept) is added to it by its next change.
  */
 export class MessageChanges {
   constructor(
@@ -80,8 +81,10 @@ export class MessageChanges {
     const state = current ? campaignStateOfItem(item) : await this.#campaignState(Number(item.campaignId));
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
+    const textCounted = current && item.textCounted === 1;
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
+    if (!textCounted) sets.textCounted = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -90,7 +93,7 @@ export class MessageChanges {
     }
     const oldIndex = before ? messageIndexKeys(before) : {};
     for (const [name, value] of Object.entries(messageIndexKeys(after))) if (oldIndex[name] !== value) sets[name] = value;
-    const counters = countsOf(before, after);
+    const counters = countsOf(before, after, textCounted);
     const marked = counters.length > 0 ? this.counted.mark({ counters }) : undefined;
     Object.assign(sets, marked?.set);
 
@@ -156,6 +159,7 @@ export function messageCreation(message: Message, campaign: CampaignState): { it
     ...withoutNulls(message),
     ...stateAttributes(campaign),
     schema: MESSAGE_SCHEMA,
+    textCounted: 1,
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -180,10 +184,12 @@ function keyFields(item: Item): MessageKeyFields {
 
 /**
  * The counter additions that take a message from `before` (absent: not counted yet) to
- * `after`: its cells on the account's MESSAGES item, and the hour it was created, sent and
- * last updated in on the per-day items.
+ * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
+ * last updated in on the per-day items, and its text's counter (`textCounted`: `before`
+ * is in it already). A message's text is set at creation, so only a creation, or the one
+ * change that first counts a message written before that counter, writes it.
  */
-export function countsOf(before: MessageKeyFields | undefined, after: MessageKeyFields): CounterAdd[] {
+export function countsOf(before: MessageKeyFields | undefined, after: MessageKeyFields, textCounted = before !== undefined): CounterAdd[] {
   const adds = new Map<string, CounterAdd>();
   const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
     const id = `${key.pk}|${key.sk}`;
@@ -204,6 +210,7 @@ export function countsOf(before: MessageKeyFields | undefined, after: MessageKey
   } else hourly('C', after.createdAt, 1);
   hourly('S', after.startSendAt, 1);
   hourly('U', after.statusUpdatedAt, 1);
+  if (!textCounted) add(messageCounters.text(account, after.text), 'all', 1);
   const counters: CounterAdd[] = [];
   for (const counter of adds.values()) {
     const cells = Object.fromEntries(Object.entries(counter.add).filter(([, n]) => n !== 0));

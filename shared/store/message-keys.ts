@@ -178,4 +178,6 @@ export const messageCounters = {
   /** Per UTC day: C created, S sent (startSendAt), U status updated. */
   day: (accountId: number, kind: 'C' | 'S' | 'U', day: string): Key => keys.counts(accountId, `MESSAGES#${kind}#${day}`),
   hourCell: (hour: string) => `h${hour}`,
+  /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
+  text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
 };

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageQuery, MessageSortField } from '../domain/message-listing';
-import { matchingTo } from '../domain/message-listing';
+import { matchingTo, TEXT_SORT_CHARACTERS } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { Entry, IndexRange } from './index-reader';
@@ -21,8 +21,38 @@ export interface Driver {
   total?: () => Promise<number>;
   /** How many entries it is likely to read, to pick the cheapest; lower is better. */
   rank: number;
+  /** Its rank stands whatever its total: it is not ranked by the counters among several criteria. */
+  placed?: boolean;
   /** The criteria its ranges decide exactly (those the index entries cannot are then not read from the messages). */
   covers?: MessageCriterion;
+}
+
+/**
+ * Whether gsi5's range for an exact text holds that text's messages only: its key is the
+ * first 200 characters and U+0001 before the creation tail, so a shorter text without that
+ * character is matched by the key alone; a longer one (texts sharing its first 200
+ * characters) or one holding it needs the projected hash checked on each entry.
+ */
+function textRangeIsExact(text: string): boolean {
+  return [...text].length < TEXT_SORT_CHARACTERS && !text.includes('\u0001');
+}
+
+/**
+ * criteria[text]: gsi5's range of the text, newest first. Alone, its total is `total` (the
+ * text's own counter); with other criteria it drives whatever the counters say of them, as
+ * the likeliest to be narrow, and the total is counted as its matches are read.
+ */
+export function textDriver(accountId: number, text: string, total: () => Promise<number>): Driver {
+  const hash = textHash(text);
+  return {
+    ranges: [messageRanges.text(accountId, text)],
+    order: 'created',
+    // Unfiltered where the key decides, so that a page reads the page's entries only.
+    ...(!textRangeIsExact(text) && { keep: (entry: Entry) => entry.textHash === hash }),
+    total,
+    rank: 1,
+    placed: true,
+  };
 }
 
 /** Sorts whose values every index entry carries (creation and id always). */

@@ -10,7 +10,7 @@ import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from '
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
-import { messageCounters, messageRanges, sortValueOfKey, textHash } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import {
   type Driver,
   ENTRY_SORTS,
@@ -22,6 +22,7 @@ import {
   insertionPoint,
   latest,
   someNumberStartsOrEnds,
+  textDriver,
 } from './message-list-entries';
 
 /**
@@ -72,7 +73,7 @@ export class IndexedMessageLists implements MessageLists {
     }
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // The counters say how many each criterion matches: the fewest drives.
-    if (drivers.length > 1) for (const driver of drivers) if (driver.total) driver.rank = 10 + (await driver.total());
+    if (drivers.length > 1) for (const driver of drivers) if (driver.total && !driver.placed) driver.rank = 10 + (await driver.total());
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
     return this.#bounded(driver, query, anyAffix, offset + pageSize, offset);
   }
@@ -86,8 +87,8 @@ export class IndexedMessageLists implements MessageLists {
       return names.reduce((sum, name) => sum + (counts?.[name] ?? 0), 0);
     };
     if (query.text !== undefined) {
-      const hash = textHash(query.text);
-      drivers.push({ ranges: [messageRanges.text(accountId, query.text)], order: 'created', keep: (e) => e.textHash === hash, rank: 1 });
+      const counter = messageCounters.text(accountId, query.text);
+      drivers.push(textDriver(accountId, query.text, async () => (await this.counted.read([counter], true))[0]?.all ?? 0));
     }
     if (query.to !== undefined) drivers.push(this.#toDriver(accountId, query.to, anyAffix));
     if (query.from !== undefined)

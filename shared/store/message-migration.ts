@@ -8,10 +8,12 @@ export type Item = Record<string, NativeAttributeValue>;
 /**
  * A Message written before schema 2 gets what a new message gets (`admin migrate`): every
  * index attribute, its campaign's status copied from the Campaign item, and its counts, in
- * one conditional UpdateItem counted through CountedWrites (MessageChanges.apply). The
- * condition holds the attributes those follow as read, so a message changed meanwhile (a
- * report, or its campaign's move, which upgrades it itself) is reported 'changed' and
- * nothing is written. Campaign items need no upgrade: they carry no index keys.
+ * one conditional UpdateItem counted through CountedWrites (MessageChanges.apply). One at
+ * schema 2 written before its text's counter was kept (no `textCounted`) is added to that
+ * counter the same way, and nothing else changes. The condition holds the attributes those
+ * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
+ * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
+ * skipped, so a second pass adds nothing. Campaign items need no upgrade: they carry no index keys.
  */
 export function messageUpgrade(
   store: Store,
@@ -21,7 +23,7 @@ export function messageUpgrade(
   return {
     entity: 'Message',
     async upgrade(item) {
-      if (item.schema === MESSAGE_SCHEMA) return 'skipped';
+      if (item.schema === MESSAGE_SCHEMA && item.textCounted === 1) return 'skipped';
       return (await changes.apply(item, {})) === 'changed' ? 'changed' : 'upgraded';
     },
   };

@@ -5,17 +5,14 @@ import { MigrationProgress, type Tally } from './migration-progress';
 
 export type Item = Record<string, NativeAttributeValue>;
 
-/** Items written or upgraded by this version carry it; the lists see only those. */
-export const SCHEMA = 2;
-
-/** How one entity type is brought to schema 2 (shared/store/link-migration.ts, message-migration.ts). */
+/** How one entity type is brought to the current layout (shared/store/link-migration.ts, message-migration.ts). */
 export interface ItemUpgrade {
   /** The item's `entity`: 'Link', 'Message'. */
   entity: string;
   /**
    * Upgrades one item written by the previous version: index attributes, side items and
-   * counts, conditional on the item unchanged since `item` was read. 'skipped' if it is
-   * already at schema 2; 'changed' if it changed meanwhile (the caller re-reads and retries).
+   * counts, conditional on the item unchanged since `item` was read. 'skipped' if it has
+   * them already; 'changed' if it changed meanwhile (the caller re-reads and retries).
    */
   upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'>;
 }
@@ -49,8 +46,8 @@ export const DEFAULT_SEGMENTS = 4;
 const MAX_RETRIES = 20;
 
 /**
- * `admin migrate`: a parallel Scan of the whole table that upgrades every item of an
- * entity in `upgrades` not yet at schema 2. Each segment saves its LastEvaluatedKey after
+ * `admin migrate`: a parallel Scan of the whole table that hands every item of an entity
+ * in `upgrades` to its upgrade, which brings it to the current layout unless it is there. Each segment saves its LastEvaluatedKey after
  * each page (MigrationProgress), so a stopped run resumes where it stopped; a page cut off
  * midway is read again, and its upgraded items are skipped. Once every segment is done the
  * pass is recorded as complete; a later run starts a new pass, which finds nothing to do.
@@ -73,7 +70,7 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
     let current: Item | undefined = item;
     for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
       const upgrade = current && byEntity.get(String(current.entity));
-      if (!current || !upgrade || current.schema === SCHEMA) return 'skipped';
+      if (!current || !upgrade) return 'skipped';
       const outcome = await upgrade.upgrade(current);
       if (outcome !== 'changed') return outcome;
       const key: Key = { pk: String(current.pk), sk: String(current.sk) };

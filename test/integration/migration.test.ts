@@ -97,7 +97,8 @@ describe('migrate', () => {
 
     // Assess
     expect(again).toEqual(expect.objectContaining({ completed: true, resumed: false, segments: 2, upgraded: 0, skipped: 30 }));
-    expect(calls).toEqual([]);
+    // Each upgrade tells what is current for its entity: it is handed every item and finds each done.
+    expect(calls.map((item) => item.schema)).toEqual(Array(30).fill(2));
     expect((await ofEntity('Widget')).every((item) => item.upgrades === 1)).toBe(true);
   });
 

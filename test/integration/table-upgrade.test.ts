@@ -62,7 +62,7 @@ async function scan(tableName: string): Promise<Item[]> {
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
-  return sorted(items.filter((item) => !String(item.pk).startsWith('SETTING#migrate-v2')));
+  return sorted(items.filter((item) => !String(item.pk).startsWith('SETTING#migrate-v')));
 }
 
 const tables = async () => (await client.send(new ListTablesCommand({}))).TableNames;
