@@ -48,6 +48,8 @@ export class ClickAggregator {
       clicks: ClickStore;
       zonesOf: (accountIds: number[]) => Promise<Map<number, string>>;
       clock: () => Date;
+      /** Told which links each batch counted, so their place in the clickCnt order follows (shared/store/click-ranks.ts). */
+      ranks?: { changed(batchKey: string, changes: { accountId: number; linkId: number }[]): Promise<void> };
     },
   ) {}
 
@@ -94,6 +96,11 @@ export class ClickAggregator {
       }
     }
     await mapLimited(writes, 16, (write) => write());
+    // Before the batch is done: a batch finished again tells the ranks again.
+    await this.deps.ranks?.changed(
+      batchKey,
+      deltas.map((delta) => ({ accountId: delta.accountId, linkId: delta.linkId })),
+    );
     await clicks.markBatchDone(batchKey, clock());
   }
 }

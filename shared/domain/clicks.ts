@@ -51,6 +51,7 @@ export interface Counts {
 /** What one batch adds to one link: its totals and each bucket it touches. */
 export interface LinkDelta extends Counts {
   linkId: number;
+  accountId: number;
   bots: number;
   /** `[type, param, clicks, redirects]` per bucket. */
   buckets: [StatsType, string, number, number][];
@@ -65,7 +66,7 @@ export function sumClicks(events: ClickEvent[], zoneOf: (accountId: number) => s
   for (const event of events) {
     let link = links.get(event.linkId);
     if (!link) {
-      link = { delta: { linkId: event.linkId, clicks: 0, redirects: 0, bots: 0, buckets: [] }, buckets: new Map() };
+      link = { delta: { linkId: event.linkId, accountId: event.accountId, clicks: 0, redirects: 0, bots: 0, buckets: [] }, buckets: new Map() };
       links.set(event.linkId, link);
     }
     if (event.visitor === 'bot') {

@@ -1,10 +1,11 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
 import { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
+import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
@@ -108,28 +109,42 @@ describe('linkUpgrade', () => {
   });
 
   it('reports a link changed since it was read, writes nothing, and upgrades it when read again', async () => {
-    // Prepare: an old link read by the migration, then clicked before it is upgraded
+    // Prepare: an old link read by the migration, then changed by the previous version
     const link = aLink({ id: 300, accountId: 8, code: codec.encode(300), clickCnt: 2, comment: 'winter' });
     await writtenTheOldWay(link);
     const read = await stored(300);
-    await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.link(300),
+        UpdateExpression: 'SET #status = :off',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':off': 0 },
+      }),
+    );
     const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
-    // Act
+    // Act: the second read is clicked before its upgrade writes
     const stale = await upgrade.upgrade(read);
     const untouched = await stored(300);
-    const fresh = await upgrade.upgrade(await stored(300));
+    const second = await stored(300);
+    await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
+    const fresh = await upgrade.upgrade(second);
 
-    // Assess: the click key is the count at the upgrade, and clicks after it move it
+    // Assess: the click key is the count after the upgrade, clicks read or not, and the
+    // rank pass moves it with later clicks
     expect(stale).toBe('changed');
     expect(untouched.schema).toBeUndefined();
     expect(untouched.gsi3sk).toBeUndefined();
     expect(fresh).toBe('upgraded');
     expect((await stored(300)).gsi3sk).toBe(5 * 10 ** 15 + 300);
     await new ClicksRepository(store).addToLink(300, 'batch-2', { clicks: 10, redirects: 10, bots: 0 });
+    const ranks = new ClickRanks(store);
+    await ranks.changed('batch-2', [{ accountId: 8, linkId: 300 }]);
+    await ranks.apply();
     expect((await stored(300)).gsi3sk).toBe(15n * 10n ** 15n + 300n);
     const found = await service().list(anAccount({ id: 8 }), { query: 'WINT', sort: [], pagination: { pageSize: 25, currentPage: 0 } });
-    expect(found.items.map((item) => [item.id, item.clickCnt])).toEqual([[300, 15]]);
+    expect(found.items.map((item) => [item.id, item.status, item.clickCnt])).toEqual([[300, 0, 15]]);
     expect(found.totalItemCount).toBe(1);
   });
 
