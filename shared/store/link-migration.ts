@@ -1,4 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { LINK_SCHEMA } from './link-keys';
@@ -27,7 +28,7 @@ export interface ItemUpgrade {
  * right after (ClickRanks.refresh), so clicks counted meanwhile do not hold the upgrade up.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
-  const writes = new LinkWrites(store, counted);
+  const writes = new LinkWrites(store, counted, new ClickRanks(store));
   return {
     entity: 'Link',
     async upgrade(item) {

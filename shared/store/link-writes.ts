@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commentWords } from '../domain/link-listing';
 import type { Link } from '../domain/links';
-import { ClickRanks } from './click-ranks';
+import type { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedOp, CountedWrites, CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
@@ -25,14 +25,15 @@ export type LinkChange = { to: Link } | { delete: true };
  * change: index attributes, word items and counts as if it were new.
  */
 export class LinkWrites {
-  readonly #ranks: ClickRanks;
-
+  /**
+   * `ranks` brings a first clickCnt key to the link's total clicks right after it is set
+   * (the migration passes it); without it the key follows at the link's next counted batch.
+   */
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites,
-  ) {
-    this.#ranks = new ClickRanks(store);
-  }
+    private readonly ranks?: Pick<ClickRanks, 'refresh'>,
+  ) {}
 
   async read(id: number): Promise<LinkItem | undefined> {
     const result = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.link(id), ConsistentRead: true }));
@@ -101,7 +102,7 @@ export class LinkWrites {
       );
       if (marked) await this.counted.finish(keys.link(before.id), marked);
       // A first key comes from the link item's count; clicks counted elsewhere, or meanwhile, move it on.
-      if (item.gsi3sk === undefined && !('delete' in change)) await this.#ranks.refresh([before.id]);
+      if (item.gsi3sk === undefined && !('delete' in change)) await this.ranks?.refresh([before.id]);
       return result.Attributes ?? item;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
