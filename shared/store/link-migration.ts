@@ -23,9 +23,9 @@ export interface ItemUpgrade {
  * A Link written before schema 2 gets what a new link gets: every index attribute, its
  * comment words and its counts, in one conditional UpdateItem counted through
  * CountedWrites (shared/store/link-writes.ts). The condition holds the fields those follow
- * as read, so a link changed meanwhile is reported 'changed' and nothing is written. The
- * clickCnt key is set only where the item has none, and brought to the link's total clicks
- * right after (ClickRanks.refresh), so clicks counted meanwhile do not hold the upgrade up.
+ * and the link item's click count as read, so a link changed meanwhile is reported
+ * 'changed' and nothing is written. The clickCnt key, set only where the item has none, is
+ * brought to the link's total clicks (its click item's included) right after (ClickRanks.refresh).
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));

@@ -86,7 +86,8 @@ export class LinkWrites {
     const marked = empty ? undefined : this.counted.mark(op);
     for (const [field, value] of Object.entries(marked?.set ?? {})) update.set(field, value);
     const conditions = ['attribute_exists(pk)', ...STATE_FIELDS.map((field) => update.equalsRead(field, item[field]))];
-    if (item.gsi3sk === undefined) conditions.push(update.equalsRead('gsi3sk', undefined));
+    // A first click key is computed here from the count read: on the condition both are as read.
+    if (item.gsi3sk === undefined) conditions.push(update.equalsRead('gsi3sk', undefined), update.equalsRead('clickCnt', item.clickCnt));
     if (marked) conditions.push(marked.condition);
     try {
       const result = await this.store.db.send(

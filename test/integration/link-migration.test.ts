@@ -124,15 +124,14 @@ describe('linkUpgrade', () => {
     );
     const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
-    // Act: the second read is clicked before its upgrade writes
+    // Act: clicks are counted before the link is read again
     const stale = await upgrade.upgrade(read);
     const untouched = await stored(300);
-    const second = await stored(300);
     await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
-    const fresh = await upgrade.upgrade(second);
+    const fresh = await upgrade.upgrade(await stored(300));
 
-    // Assess: the click key is the count after the upgrade, clicks read or not, and the
-    // rank pass moves it with later clicks
+    // Assess: the click key is the link's total at the upgrade, and the rank pass moves it
+    // with later clicks
     expect(stale).toBe('changed');
     expect(untouched.schema).toBeUndefined();
     expect(untouched.gsi3sk).toBeUndefined();
