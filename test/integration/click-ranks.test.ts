@@ -152,6 +152,26 @@ describe('ClickRanks', () => {
     expect(await rankKey(4202)).toBe(5n * SCALE + 4202n);
   });
 
+  it('works through more pending items than one round reads, each link moved once', async () => {
+    // Prepare: 60 batches over 30 links, each link in two of them
+    const ids = Array.from({ length: 30 }, (_, i) => 4900 + i);
+    await created(49, ids);
+    const ranks = new ClickRanks(store);
+    for (let batch = 0; batch < 60; batch++) {
+      const id = ids[batch % 30] as number;
+      await countedOnClickItem(id, 1);
+      await ranks.changed(`batch-49-${batch}`, [id].map(change(49)));
+    }
+
+    // Act
+    const moved = await ranks.apply();
+
+    // Assess
+    expect(moved).toBe(30);
+    expect(await Promise.all(ids.map(rankKey))).toEqual(ids.map((id) => 2n * SCALE + BigInt(id)));
+    expect(await pendingBatches()).toEqual([]);
+  });
+
   it('keeps one pending item per batch, however often the batch is told', async () => {
     // Prepare
     await created(43, [4301, 4302]);
