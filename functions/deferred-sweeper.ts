@@ -1,4 +1,5 @@
 import { runtime } from '../shared/runtime';
+import { RANK_PASS_BUDGET_MS } from '../shared/store/click-ranks';
 import { COUNTED_RECOVERY_AGE_MS } from '../shared/store/counted-writes';
 import { logger } from '../shared/telemetry';
 
@@ -6,13 +7,19 @@ const rt = runtime();
 
 /**
  * Runs on a schedule: runs the timed tasks that are due, deferred campaigns among them (see
- * Scheduler.sweep), and finishes counted changes a crash left unfinished (CountedWrites.recover).
+ * Scheduler.sweep), finishes counted changes a crash left unfinished (CountedWrites.recover)
+ * and moves the links counted since the last run in the clickCnt order (ClickRanks.apply).
  */
 export const handler = async () => {
-  const [released, recovered] = await Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS)]);
-  // One failing does not stop the other; a failure still fails the run, which is retried.
+  const [released, recovered, ranked] = await Promise.allSettled([
+    rt.scheduler.sweep(),
+    rt.counted.recover(COUNTED_RECOVERY_AGE_MS),
+    rt.ranks.apply(RANK_PASS_BUDGET_MS),
+  ]);
+  // One failing does not stop the others; a failure still fails the run, which is retried.
   if (released.status === 'rejected') throw released.reason;
   if (recovered.status === 'rejected') throw recovered.reason;
+  if (ranked.status === 'rejected') throw ranked.reason;
   if (recovered.value > 0) logger.warn('Finished counted changes a crash had left unfinished', { recovered: recovered.value });
-  return { released: released.value, recovered: recovered.value };
+  return { released: released.value, recovered: recovered.value, ranked: ranked.value };
 };

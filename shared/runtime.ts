@@ -12,6 +12,7 @@ import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
+import { ClickRanks } from './store/click-ranks';
 import { ClicksRepository } from './store/clicks-repo';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { logNewEvents } from './webhooks/delivery-log';
@@ -25,6 +26,8 @@ import { webhookSender } from './webhooks/http-sender';
  */
 export interface Runtime extends ApiRuntime {
   clicks: ClickAggregator;
+  /** Link/List's clickCnt order, moved after counting by the scheduled sweep (apply). */
+  ranks: ClickRanks;
   dispatcher: SmsDispatcher;
   gateway: SmsGateway;
   webhooks: WebhookService;
@@ -87,9 +90,11 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   // Webhooks hear of a status change after the campaign has followed it.
   statusChanges.subscribe({ onMessageStatus: async (message) => logNewEvents(await webhooks.onMessageStatus(message)) });
   const dispatcher: SmsDispatcher = new SmsDispatcher({ messages: messageStore, gateway, clock, statusChanges });
+  const ranks = new ClickRanks(store);
   // One object: a test that replaces `clock` on the runtime moves every service's time.
   return Object.assign(core, {
-    clicks: new ClickAggregator({ clicks: new ClicksRepository(store), zonesOf: (ids: number[]) => accounts.zonesOf(ids), clock }),
+    clicks: new ClickAggregator({ clicks: new ClicksRepository(store), zonesOf: (ids: number[]) => accounts.zonesOf(ids), clock, ranks }),
+    ranks,
     dispatcher,
     gateway,
     webhooks,

@@ -3,6 +3,7 @@ import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { readConfig, readServerSettings, type ServerSettings } from '../config';
 import { createRuntime, installRuntime, type Runtime } from '../runtime';
+import { RANK_PASS_BUDGET_MS } from '../store/click-ranks';
 import { COUNTED_RECOVERY_AGE_MS } from '../store/counted-writes';
 import { indexedLists } from '../store/indexed-lists';
 import { itemUpgrades } from '../store/item-upgrades';
@@ -184,14 +185,15 @@ function localQueues(): LocalQueues {
 }
 
 /**
- * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries) and
- * finishes counted changes left by a crash, as the scheduled function does on AWS.
+ * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries),
+ * finishes counted changes left by a crash and moves counted links in the clickCnt order, as
+ * the scheduled function does on AWS.
  */
 function startDeferredSweeper(rt: Runtime): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     // Both run to their end whatever the other does, so stopping can wait for them.
-    running ??= Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS)])
+    running ??= Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS), rt.ranks.apply(RANK_PASS_BUDGET_MS)])
       .then((results) => {
         for (const result of results) {
           if (result.status === 'rejected')

@@ -12,6 +12,7 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | ClickBucket | LINK#<id>      | STATS#<type>#<param> |                  |                     |
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
+ * | ClickRankPending | RANKS#PENDING | <batch key> |                           |                     |
  * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
  * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id>, EXPIRE#<message id> or RECOVER#<message id> |  |                 |
@@ -30,6 +31,7 @@ export type Key = { pk: string; sk: string };
 
 const pad = (id: number) => String(id).padStart(15, '0');
 const AMBIGUOUS_MESSAGES = 'AMBIGUOUS#MESSAGES';
+const CLICK_RANKS_PENDING = 'RANKS#PENDING';
 
 export const keys = {
   account: (id: number): Key => ({ pk: `ACCOUNT#${id}`, sk: '#ACCOUNT' }),
@@ -55,6 +57,9 @@ export const keys = {
   /** Batches by the UTC minute they were claimed in (`2026-11-22T10:05`), to find recent ones. */
   clickBatchIndex: (batchKey: string, minute: string) => ({ gsi1pk: clickBatchesAt(minute), gsi1sk: batchKey }),
   clickBatchesAt,
+  /** Links a counted batch changed, waiting for the rank pass to move their clickCnt keys (store/click-ranks.ts). */
+  clickRankPending: (batchKey: string): Key => ({ pk: CLICK_RANKS_PENDING, sk: batchKey }),
+  clickRanksPending: () => CLICK_RANKS_PENDING,
 
   campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
   /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */

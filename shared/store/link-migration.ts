@@ -1,4 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { LINK_SCHEMA } from './link-keys';
@@ -19,14 +20,15 @@ export interface ItemUpgrade {
 }
 
 /**
- * A Link written before schema 2 gets what a new link gets: every index attribute (the
- * clickCnt key from the count read), its comment words and its counts, in one conditional
- * UpdateItem counted through CountedWrites (shared/store/link-writes.ts). The condition
- * holds the fields those follow and the click count as read, so a link changed or clicked
- * meanwhile is reported 'changed' and nothing is written.
+ * A Link written before schema 2 gets what a new link gets: every index attribute, its
+ * comment words and its counts, in one conditional UpdateItem counted through
+ * CountedWrites (shared/store/link-writes.ts). The condition holds the fields those follow
+ * and the link item's click count as read, so a link changed meanwhile is reported
+ * 'changed' and nothing is written. The clickCnt key, set only where the item has none, is
+ * brought to the link's total clicks (its click item's included) right after (ClickRanks.refresh).
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
-  const writes = new LinkWrites(store, counted);
+  const writes = new LinkWrites(store, counted, new ClickRanks(store));
   return {
     entity: 'Link',
     async upgrade(item) {

@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { commentWords } from '../domain/link-listing';
 import type { Link } from '../domain/links';
+import type { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedOp, CountedWrites, CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
@@ -24,9 +25,14 @@ export type LinkChange = { to: Link } | { delete: true };
  * change: index attributes, word items and counts as if it were new.
  */
 export class LinkWrites {
+  /**
+   * `ranks` brings a first clickCnt key to the link's total clicks right after it is set
+   * (the migration passes it); without it the key follows at the link's next counted batch.
+   */
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites,
+    private readonly ranks?: Pick<ClickRanks, 'refresh'>,
   ) {}
 
   async read(id: number): Promise<LinkItem | undefined> {
@@ -69,8 +75,10 @@ export class LinkWrites {
         else if (fields[field] !== undefined && fields[field] !== item[field]) update.set(field, fields[field]);
       }
       const indexed = linkIndexAttributes(change.to);
-      // The aggregator moves gsi3sk with the count; it is set here only when the item gets it first.
-      if (counted) delete indexed.gsi3sk;
+      // The rank pass moves gsi3sk after counting: a key the item has is kept as it is (a
+      // flag change moves it to the other partition with gsi3pk); it is set here only when
+      // the item gets it first, on the condition it still has none.
+      if (item.gsi3sk !== undefined) delete indexed.gsi3sk;
       for (const [field, value] of Object.entries(indexed)) if (value !== item[field]) update.set(field, value);
     }
     const empty = op.counters.length === 0 && !op.puts?.length && !op.deletes?.length && !op.deleteEntity;
@@ -78,8 +86,8 @@ export class LinkWrites {
     const marked = empty ? undefined : this.counted.mark(op);
     for (const [field, value] of Object.entries(marked?.set ?? {})) update.set(field, value);
     const conditions = ['attribute_exists(pk)', ...STATE_FIELDS.map((field) => update.equalsRead(field, item[field]))];
-    // Without schema 2 the click key is computed here from the count read.
-    if (!counted) conditions.push(update.equalsRead('clickCnt', item.clickCnt));
+    // A first click key is computed here from the count read: on the condition both are as read.
+    if (item.gsi3sk === undefined) conditions.push(update.equalsRead('gsi3sk', undefined), update.equalsRead('clickCnt', item.clickCnt));
     if (marked) conditions.push(marked.condition);
     try {
       const result = await this.store.db.send(
@@ -94,6 +102,8 @@ export class LinkWrites {
         }),
       );
       if (marked) await this.counted.finish(keys.link(before.id), marked);
+      // A first key comes from the link item's count; clicks counted elsewhere, or meanwhile, move it on.
+      if (item.gsi3sk === undefined && !('delete' in change)) await this.ranks?.refresh([before.id]);
       return result.Attributes ?? item;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

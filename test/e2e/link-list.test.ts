@@ -17,6 +17,7 @@ interface Seeded {
 describe('Link/List', () => {
   let service: TestService;
   let key: string;
+  let accountId: number;
   let otherKey: string;
   /** Five links of the Tashkent account (UTC+05:00), created at known instants. */
   const seeded: Record<'l1' | 'l2' | 'l3' | 'l4' | 'l5', Seeded> = {} as never;
@@ -58,7 +59,7 @@ describe('Link/List', () => {
 
   beforeAll(async () => {
     service = await startService();
-    ({ key } = await service.account({ timeZone: 'Asia/Tashkent' }));
+    ({ key, id: accountId } = await service.account({ timeZone: 'Asia/Tashkent' }));
     ({ key: otherKey } = await service.account({ timeZone: 'Asia/Tashkent' }));
     for (const [name, seed] of Object.entries(SEEDS) as [keyof typeof SEEDS, (typeof SEEDS)[keyof typeof SEEDS]][]) {
       service.runtime.clock = () => new Date(seed.at);
@@ -77,11 +78,16 @@ describe('Link/List', () => {
     }
     service.runtime.clock = () => new Date();
     await service.runtime.links.moderate(seeded.l3.id, 0, 'spam');
-    // Click counts are added as the click aggregator adds a batch (which also moves the link
-    // in the clickCnt order): counting itself is clicks.test.ts's subject, and the click
-    // queue's batching window would cost this file a second.
+    // Click counts are added as the click aggregator adds a batch, and the links moved in the
+    // clickCnt order by the rank pass the sweep runs: counting itself is clicks.test.ts's
+    // subject, and the click queue's batching window would cost this file a second.
     const clicks = new ClicksRepository(service.runtime.store);
     for (const link of Object.values(seeded)) await clicks.addToLink(link.id, 'seed', { clicks: link.clickCnt, redirects: 0, bots: 0 });
+    await service.runtime.ranks.changed(
+      'seed',
+      Object.values(seeded).map((link) => ({ accountId, linkId: link.id })),
+    );
+    await service.runtime.ranks.apply();
     // The other account's links, which must never show up.
     await service.api('Link/Create', otherKey, { 'data[fullLink]': 'https://alpha.example.com', 'data[comment]': 'Spring SALE' });
   });

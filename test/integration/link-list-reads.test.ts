@@ -2,6 +2,7 @@ import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import type { LinkQuery } from '../../shared/domain/link-listing';
 import { LinkService } from '../../shared/domain/link-service';
+import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
@@ -43,6 +44,7 @@ let nextId = 1;
 async function seed(account: typeof SMALL, count: number) {
   const links = new IndexedLinksRepository(store);
   const clicks = new ClicksRepository(store);
+  const ranks = new ClickRanks(store);
   for (let i = 0; i < count; i++) {
     const id = nextId++;
     await links.create(
@@ -59,8 +61,12 @@ async function seed(account: typeof SMALL, count: number) {
         createdAt: new Date(Date.UTC(2026, 9, 1) + i * 3_600_000).toISOString(),
       }),
     );
-    if (i % 4 === 0) await clicks.addToLink(id, `b${id}`, { clicks: i % 13, redirects: 0, bots: 0 });
+    if (i % 4 === 0) {
+      await clicks.addToLink(id, `b${id}`, { clicks: i % 13, redirects: 0, bots: 0 });
+      await ranks.changed(`b${id}`, [{ accountId: account.id, linkId: id }]);
+    }
   }
+  await ranks.apply();
 }
 
 async function readsOf(account: typeof SMALL, fields: Partial<LinkQuery>, lastPage = false): Promise<{ read: number; found: number }> {

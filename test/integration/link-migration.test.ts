@@ -5,6 +5,7 @@ import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
 import { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
+import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
@@ -108,7 +109,7 @@ describe('linkUpgrade', () => {
   });
 
   it('reports a link changed since it was read, writes nothing, and upgrades it when read again', async () => {
-    // Prepare: an old link read by the migration, then counted on its item (as versions before click items did) before it is upgraded
+    // Prepare: an old link read by the migration, then changed by the previous version
     const link = aLink({ id: 300, accountId: 8, code: codec.encode(300), clickCnt: 2, comment: 'winter' });
     await writtenTheOldWay(link);
     const read = await stored(300);
@@ -116,27 +117,33 @@ describe('linkUpgrade', () => {
       new UpdateCommand({
         TableName: store.tableName,
         Key: keys.link(300),
-        UpdateExpression: 'ADD clickCnt :clicks',
-        ExpressionAttributeValues: { ':clicks': 3 },
+        UpdateExpression: 'SET #status = :off',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':off': 0 },
       }),
     );
     const upgrade = linkUpgrade(store, new CountedWrites(store, ulid));
 
-    // Act
+    // Act: clicks are counted before the link is read again
     const stale = await upgrade.upgrade(read);
     const untouched = await stored(300);
+    await new ClicksRepository(store).addToLink(300, 'batch-1', { clicks: 3, redirects: 3, bots: 0 });
     const fresh = await upgrade.upgrade(await stored(300));
 
-    // Assess: the click key is the count at the upgrade (clicks are counted beside the link, which they leave alone)
+    // Assess: the click key is the link's total at the upgrade, and the rank pass moves it
+    // with later clicks
     expect(stale).toBe('changed');
     expect(untouched.schema).toBeUndefined();
     expect(untouched.gsi3sk).toBeUndefined();
     expect(fresh).toBe('upgraded');
     expect((await stored(300)).gsi3sk).toBe(5 * 10 ** 15 + 300);
     await new ClicksRepository(store).addToLink(300, 'batch-2', { clicks: 10, redirects: 10, bots: 0 });
-    expect((await stored(300)).gsi3sk).toBe(5 * 10 ** 15 + 300);
+    const ranks = new ClickRanks(store);
+    await ranks.changed('batch-2', [{ accountId: 8, linkId: 300 }]);
+    await ranks.apply();
+    expect((await stored(300)).gsi3sk).toBe(15n * 10n ** 15n + 300n);
     const found = await service().list(anAccount({ id: 8 }), { query: 'WINT', sort: [], pagination: { pageSize: 25, currentPage: 0 } });
-    expect(found.items.map((item) => [item.id, item.clickCnt])).toEqual([[300, 15]]);
+    expect(found.items.map((item) => [item.id, item.status, item.clickCnt])).toEqual([[300, 0, 15]]);
     expect(found.totalItemCount).toBe(1);
   });
 

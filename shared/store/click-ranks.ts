@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, type NativeAttributeValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mapLimited } from '../domain/concurrency';
+import { batchGetAll } from './batch';
+import type { Store } from './client';
+import { conditionally } from './conditional';
+import { keys } from './keys';
+import { clickKey, LINK_SCHEMA } from './link-keys';
+
+export interface ClickRankChange {
+  accountId: number;
+  linkId: number;
+}
+
+/** Pending items read per round: each lists up to a batch's links (1,000), so a round reads at most this many thousand links. */
+const PENDING_PER_ROUND = 25;
+/** How long one scheduled pass works at most (the sweep function has 50 s); what is left waits for the next. */
+export const RANK_PASS_BUDGET_MS = 30_000;
+/** Writes in flight at once while moving keys. */
+const MOVES_IN_FLIGHT = 16;
+
+/**
+ * Keeps Link/List's clickCnt order (gsi3 on the link item, `clicks × 10^15 + id`) up to
+ * date after counting, off the click path: counting writes only the link's click item,
+ * which no index sees, and tells this which links a batch changed; a pass run by the sweep
+ * moves each changed link's key once, however many batches counted it meanwhile.
+ *
+ * - `changed` puts one pending item per batch (`RANKS#PENDING` / batch key) listing the
+ *   batch's link ids as a number set: a few bytes a link, and a batch finished again
+ *   writes the same item again.
+ * - `apply` reads the pending items, reads each listed link's totals (link item `clickCnt`
+ *   + click item `clicks`, consistently: every count written before its pending item is
+ *   seen), moves `gsi3sk` where it is behind, then deletes the pending items it read.
+ *
+ * A move only ever goes forward (`gsi3sk < new key` in its condition), so two passes at
+ * once, a pass that read an older total, or a counter that still moves the key itself
+ * never move a link back. Deleted links and links not yet at schema 2 are left alone (the
+ * migration gives those their key). A pass stopped anywhere leaves its pending items for
+ * the next: the moves it made are not made again, as the keys are already there.
+ */
+export class ClickRanks {
+  constructor(private readonly store: Store) {}
+
+  async changed(batchKey: string, changes: ClickRankChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    await this.store.db.send(
+      new PutCommand({
+        TableName: this.store.tableName,
+        Item: {
+          ...keys.clickRankPending(batchKey),
+          entity: 'ClickRankPending',
+          links: new Set(changes.map((change) => change.linkId)),
+          // What this write put: a pass deletes the item only as it read it (see apply).
+          written: randomUUID(),
+        },
+      }),
+    );
+  }
+
+  /**
+   * Moves the keys of every link a pending item lists, round after round, until none is
+   * left or `budgetMs` has passed (the rest waits for the next pass). Returns the links
+   * whose key moved.
+   */
+  async apply(budgetMs = Number.POSITIVE_INFINITY): Promise<number> {
+    const started = performance.now();
+    let moved = 0;
+    let startKey: Record<string, NativeAttributeValue> | undefined;
+    do {
+      const page = await this.store.db.send(
+        new QueryCommand({
+          TableName: this.store.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.clickRanksPending() },
+          Limit: PENDING_PER_ROUND,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const pending = page.Items ?? [];
+      const linkIds = new Set<number>();
+      for (const item of pending) for (const id of item.links as Set<number | bigint>) linkIds.add(Number(id));
+      moved += await this.refresh([...linkIds]);
+      await mapLimited(pending, MOVES_IN_FLIGHT, (item) => this.#forget(String(item.sk), String(item.written)));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && performance.now() - started < budgetMs);
+    return moved;
+  }
+
+  /** Brings each link's key up to its total clicks as counted now; the number of keys moved. */
+  async refresh(linkIds: number[]): Promise<number> {
+    const items = await batchGetAll(
+      this.store,
+      linkIds.flatMap((id) => [keys.link(id), keys.linkClicks(id)]),
+      true,
+    );
+    const links = new Map<string, Record<string, NativeAttributeValue>>();
+    const clicks = new Map<string, number>();
+    for (const item of items) {
+      if (item.sk === keys.link(0).sk) links.set(String(item.pk), item);
+      else clicks.set(String(item.pk), Number(item.clicks ?? 0));
+    }
+    const moves: { id: number; key: number | bigint }[] = [];
+    for (const id of linkIds) {
+      const link = links.get(keys.link(id).pk);
+      if (!link || link.deleted || link.schema !== LINK_SCHEMA || link.gsi3sk === undefined) continue;
+      const key = clickKey(Number(link.clickCnt ?? 0) + (clicks.get(keys.link(id).pk) ?? 0), id);
+      if (BigInt(link.gsi3sk) < BigInt(key)) moves.push({ id, key });
+    }
+    const done = await mapLimited(moves, MOVES_IN_FLIGHT, ({ id, key }) => this.#moveKey(id, key));
+    return done.filter(Boolean).length;
+  }
+
+  /** False when the key is already there or further, or the link went meanwhile. */
+  #moveKey(linkId: number, key: number | bigint): Promise<boolean> {
+    return conditionally(() =>
+      this.store.db.send(
+        new UpdateCommand({
+          TableName: this.store.tableName,
+          Key: keys.link(linkId),
+          UpdateExpression: 'SET gsi3sk = :key',
+          // Forward only; a deleted link has no gsi3sk, so it fails `<` as well.
+          ConditionExpression: 'gsi3sk < :key AND #schema = :schema AND attribute_not_exists(deleted)',
+          ExpressionAttributeNames: { '#schema': 'schema' },
+          ExpressionAttributeValues: { ':key': key, ':schema': LINK_SCHEMA },
+        }),
+      ),
+    );
+  }
+
+  /** Deletes a pending item unless it was written again since it was read (its links are then seen next pass). */
+  #forget(batchKey: string, written: string): Promise<boolean> {
+    return conditionally(() =>
+      this.store.db.send(
+        new DeleteCommand({
+          TableName: this.store.tableName,
+          Key: keys.clickRankPending(batchKey),
+          ConditionExpression: '#written = :written',
+          ExpressionAttributeNames: { '#written': 'written' },
+          ExpressionAttributeValues: { ':written': written },
+        }),
+      ),
+    );
+  }
+}
