@@ -114,7 +114,12 @@ export class JournalBacklog {
       this.#window = this.#window.slice(this.#head);
       this.#head = 0;
     }
-    if (this.#onDisk > 0 && this.ready * 2 <= this.#capacity) void this.refill();
+    if (this.#onDisk > 0 && this.ready * 2 <= this.#capacity) {
+      // Read in the background; a failed read is tried again by the next take.
+      this.refill().catch((error: unknown) =>
+        console.error(JSON.stringify({ level: 'ERROR', message: 'Queue journal read failed', queue: this.#queue, error: String(error) })),
+      );
+    }
     return message;
   }
 

@@ -61,10 +61,9 @@ export class LocalQueue {
   readonly name: string;
   readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name' | 'journal'>> & { deadLetter?: LocalQueue };
   /**
-   * Messages sent and not received yet, in the order sent, outside the JS heap and with
-   * no object per message until it is received: sending (the redirect's path, for
-   * clicks) stays cheap however long the queue grows. Receiving takes them in order
-   * after `#messages`.
+   * Messages sent and not received yet, in the order sent: the journal (on disk, a window
+   * in memory), or else a BodyLog (outside the JS heap). Sending, the redirect's path for
+   * clicks, stays cheap however long the queue grows. Receiving takes them after `#messages`.
    */
   readonly #fresh: BodyLog | JournalBacklog;
   readonly #journal: JournalBacklog | undefined;
