@@ -1,11 +1,12 @@
 /**
- * Message bodies in the order appended, held outside the JS heap: UTF-8 bytes in large
- * buffers, positions in arrays of small integers. A backlog of millions of messages (a
- * queue whose consumer is off or behind) then costs the garbage collector nothing, where
- * strings kept on the heap are copied and scanned by collection after collection, and
- * takes about the size of its text in memory. Bodies must be well-formed Unicode text,
- * as SQS requires of message bodies. What it buys is memory, not redirect CPU (bench:redirect
- * shows none, 2026-11-24): about 170 bytes per queued click here (README, Limits), against
+ * The backlog of a queue without a journal (a local runtime without a data directory, as
+ * in tests): message bodies in the order appended, held outside the JS heap, as UTF-8
+ * bytes in large buffers and positions in arrays of small integers. A backlog of millions
+ * of messages (a queue whose consumer is off or behind) then costs the garbage collector
+ * nothing, where strings kept on the heap are copied and scanned by collection after
+ * collection, and takes about the size of its text in memory. Bodies must be well-formed
+ * Unicode text, as SQS requires of message bodies. What it buys is memory, not redirect
+ * CPU (bench:redirect shows none, 2026-11-24): about 170 bytes per queued click, against
  * about 234 bytes of JS heap per click for the same million bodies kept as strings.
  */
 export class BodyLog {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
+import { type JournalBacklog, type JournaledMessage, journaledMessageId } from './journal-backlog';
 import { lambdaContext } from './lambda-context';
 import { type QueueHandler, sqsEvent } from './sqs-event';
 
@@ -20,12 +21,16 @@ export interface LocalQueueOptions {
   /** Receives after which a message goes to the dead-letter queue (redrive policy). */
   maxReceiveCount?: number;
   deadLetter?: LocalQueue;
+  /** Where the messages are kept on disk; without, they live in memory only. */
+  journal?: JournalBacklog;
 }
 
 interface StoredMessage {
   seq: number;
   /** Given when first received: an id per message costs the send path nothing. */
   messageId: string | undefined;
+  /** The journal entry of a journaled message. */
+  key: string | undefined;
   body: string;
   sentAt: number;
   firstReceivedAt: number | undefined;
@@ -36,26 +41,36 @@ interface StoredMessage {
 /** A message in a batch: it has its id from the first receive on. */
 type ReceivedMessage = StoredMessage & { messageId: string };
 
+/** A message taken from the backlog, where only a journaled one has a key and may have been received in an earlier run. */
+type WaitingMessage = Omit<JournaledMessage, 'key'> & { key: string | undefined };
+
 /**
  * An in-process queue with the SQS semantics the workers rely on: batches, a visibility
  * timeout, redelivery of whatever a handler did not finish (the whole batch when it
  * throws, the `batchItemFailures` when it reports them), and a dead-letter queue after
  * `maxReceiveCount` receives. Handlers get SQS-shaped events, so the same code runs under
- * Lambda's SQS event source mapping. Messages live in memory: what is in flight when
- * the process stops is lost, so durable work is recorded in the table first.
+ * Lambda's SQS event source mapping.
+ *
+ * With a journal, every message is on disk from its send's group commit until it is
+ * deleted (LocalQueue deletes what a handler finished, in the same commits), and after a
+ * restart what was left is delivered again, as redeliveries with the same message ids;
+ * memory holds the journal's window and the messages received. Without one (tests),
+ * messages live in memory and what the process holds when it stops is lost.
  */
 export class LocalQueue {
   readonly name: string;
-  readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name'>> & { deadLetter?: LocalQueue };
+  readonly #options: Required<Omit<LocalQueueOptions, 'deadLetter' | 'name' | 'journal'>> & { deadLetter?: LocalQueue };
   /**
-   * Messages sent and not received yet, in the order sent, outside the JS heap and with
-   * no object per message until it is received: sending (the redirect's path, for
-   * clicks) stays cheap however long the queue grows. Receiving takes them in order
-   * after `#messages`.
+   * Messages sent and not received yet, in the order sent: the journal (on disk, a window
+   * in memory), or else a BodyLog (outside the JS heap). Sending, the redirect's path for
+   * clicks, stays cheap however long the queue grows. Receiving takes them after `#messages`.
    */
-  readonly #fresh = new BodyLog();
+  readonly #fresh: BodyLog | JournalBacklog;
+  readonly #journal: JournalBacklog | undefined;
   /** Messages received at least once (in flight or waiting to be delivered again) and delayed sends. */
   readonly #messages = new Map<number, StoredMessage>();
+  /** How many `#messages` may hold before receiving stops taking new ones (a journal's window: memory stays bounded). */
+  readonly #holdLimit: number;
   readonly #messageIds = sequentialIds();
   #seq = 0;
   #handler: QueueHandler | undefined;
@@ -73,16 +88,23 @@ export class LocalQueue {
       maxReceiveCount: options.maxReceiveCount ?? 5,
       deadLetter: options.deadLetter,
     };
+    this.#journal = options.journal;
+    this.#fresh = options.journal ?? new BodyLog();
+    this.#holdLimit = options.journal?.capacity ?? Infinity;
+    options.journal?.onRefill(() => this.#schedule(0));
   }
 
   send(body: string, options: { delayMs?: number } = {}): void {
     const now = Date.now();
     const delayMs = options.delayMs ?? 0;
-    if (delayMs > 0) {
+    if (this.#journal) {
+      this.#journal.append(body, now, delayMs > 0 ? now + delayMs : undefined);
+    } else if (delayMs > 0) {
       const seq = this.#seq++;
       this.#messages.set(seq, {
         seq,
         messageId: undefined,
+        key: undefined,
         body,
         sentAt: now,
         firstReceivedAt: undefined,
@@ -127,7 +149,10 @@ export class LocalQueue {
     while (true) {
       if (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
       else if (this.#handler && this.#hasVisible(Date.now())) await this.#start(true);
-      else return;
+      else if (this.#handler && this.#journal && this.#journal.ready === 0 && this.#journal.onDisk > 0) {
+        await this.#journal.refill();
+        if (this.#journal.ready === 0) return;
+      } else return;
     }
   }
 
@@ -190,7 +215,11 @@ export class LocalQueue {
       );
       failed = new Set(batch.map((message) => message.messageId));
     }
-    for (const message of batch) if (!failed.has(message.messageId)) this.#messages.delete(message.seq);
+    for (const message of batch) {
+      if (failed.has(message.messageId)) continue;
+      this.#messages.delete(message.seq);
+      if (message.key !== undefined) this.#journal?.remove(message.key);
+    }
   }
 
   /** Takes up to batchSize visible messages, hiding them; overdue ones go to the dead-letter queue. */
@@ -198,55 +227,71 @@ export class LocalQueue {
     const batch: ReceivedMessage[] = [];
     for (const message of this.#messages.values()) {
       if (message.visibleAt > now) continue;
-      if (message.receiveCount >= this.#options.maxReceiveCount) {
-        this.#messages.delete(message.seq);
-        this.#options.deadLetter?.send(message.body);
-        continue;
-      }
-      const messageId = message.messageId ?? this.#messageIds();
-      message.receiveCount++;
-      message.firstReceivedAt ??= now;
-      message.visibleAt = now + this.#options.visibilityTimeoutMs;
-      batch.push(Object.assign(message, { messageId }));
+      const received = this.#receiveOne(message, now);
+      if (received) batch.push(received);
       if (batch.length === this.#options.batchSize) return batch;
     }
-    // Then messages never received, in the order sent; from here on they are held by seq.
-    while (batch.length < this.#options.batchSize) {
-      const fresh = this.#fresh.take();
-      if (!fresh) break;
+    // Then messages never received here, in the order sent; from here on they are held by seq.
+    while (batch.length < this.#options.batchSize && this.#messages.size < this.#holdLimit) {
+      const waiting = this.#takeWaiting();
+      if (!waiting) break;
       const seq = this.#seq++;
-      const message: ReceivedMessage = {
-        seq,
-        messageId: this.#messageIds(),
-        body: fresh.body,
-        sentAt: fresh.at,
-        firstReceivedAt: now,
-        receiveCount: 1,
-        visibleAt: now + this.#options.visibilityTimeoutMs,
-      };
+      const message: StoredMessage = { seq, messageId: undefined, ...waiting, visibleAt: waiting.visibleAt ?? now };
       this.#messages.set(seq, message);
-      batch.push(message);
+      // A delayed send of the journal waits here for its time.
+      if (message.visibleAt > now) continue;
+      const received = this.#receiveOne(message, now);
+      if (received) batch.push(received);
     }
     return batch;
   }
 
+  /** One receive of a visible message; undefined when it has had its receives and goes to the dead-letter queue. */
+  #receiveOne(message: StoredMessage, now: number): ReceivedMessage | undefined {
+    if (message.receiveCount >= this.#options.maxReceiveCount) {
+      this.#messages.delete(message.seq);
+      if (message.key !== undefined) this.#journal?.remove(message.key);
+      this.#options.deadLetter?.send(message.body);
+      return undefined;
+    }
+    message.messageId ??= message.key === undefined ? this.#messageIds() : journaledMessageId(message.key);
+    message.receiveCount++;
+    message.firstReceivedAt ??= now;
+    message.visibleAt = now + this.#options.visibilityTimeoutMs;
+    // A first receive is not written (a restart delivers every message again anyway); later ones are, for the redrive.
+    if (message.key !== undefined && message.receiveCount > 1) this.#journal?.update({ ...message, key: message.key });
+    return message as ReceivedMessage;
+  }
+
+  #takeWaiting(): WaitingMessage | undefined {
+    if (!(this.#fresh instanceof BodyLog)) return this.#fresh.take();
+    const entry = this.#fresh.take();
+    return entry && { key: undefined, body: entry.body, sentAt: entry.at, receiveCount: 0, firstReceivedAt: undefined, visibleAt: undefined };
+  }
+
+  /** Messages never received here that can be taken now (without reading the disk). */
+  #waiting(): number {
+    if (this.#messages.size >= this.#holdLimit) return 0;
+    return this.#fresh instanceof BodyLog ? this.#fresh.size : this.#fresh.ready;
+  }
+
   /** Visible messages, counting no further than `enough`. */
   #countVisible(now: number, enough: number): number {
-    let count = Math.min(this.#fresh.size, enough);
+    let count = Math.min(this.#waiting(), enough);
     if (count === enough) return count;
     for (const message of this.#messages.values()) if (message.visibleAt <= now && ++count === enough) break;
     return count;
   }
 
   #hasVisible(now: number): boolean {
-    if (this.#fresh.size > 0) return true;
+    if (this.#waiting() > 0) return true;
     for (const message of this.#messages.values()) if (message.visibleAt <= now) return true;
     return false;
   }
 
   /** Milliseconds until the next message becomes visible, or undefined when the queue is empty. */
   #nextVisibleIn(now: number): number | undefined {
-    if (this.#fresh.size > 0) return 0;
+    if (this.#waiting() > 0) return 0;
     let soonest: number | undefined;
     for (const message of this.#messages.values()) soonest = Math.min(soonest ?? Infinity, message.visibleAt);
     return soonest === undefined ? undefined : Math.max(0, soonest - now);

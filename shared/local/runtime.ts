@@ -13,13 +13,15 @@ import { type DemoAccount, ensureDemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
 import { type Health, storeHealthCheck } from './health';
-import { LocalQueue, LocalQueues, type QueueHandler } from './queue';
+import { commitWindowMs, Journal } from './journal';
+import { JournalBacklog } from './journal-backlog';
+import { LocalQueue, type LocalQueueOptions, LocalQueues, type QueueHandler } from './queue';
 import { type HttpServer, startHttpServer } from './server';
 
 /** Where and how to listen: the port, and HOST and the connection limits, which default as in readServerSettings. */
 export interface LocalOptions extends Partial<Omit<ServerSettings, 'port'>> {
   port: number;
-  /** LevelDB directory; undefined keeps everything in memory (tests). */
+  /** Where the table (LevelDB) and the queues' journal are kept; undefined keeps everything in memory (tests). */
   dataDir?: string;
   shortLinkBase?: string;
   demoApiKey?: string;
@@ -52,6 +54,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
   const dynamo = await startDynalite({ path: options.dataDir ? join(options.dataDir, 'dynamodb') : undefined, thread: true });
   const tableName = options.tableName ?? 'shortsms';
   let http: HttpServer | undefined;
+  let journal: Journal | undefined;
   // /health reports "starting" until the runtime, and with it the store client, exists.
   let health: () => Promise<Health> = async () => ({ status: 'unavailable', reason: 'The service is starting' });
   try {
@@ -70,7 +73,8 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
     process.env.SHORT_LINK_BASE = options.shortLinkBase ?? baseUrl;
     process.env.AWS_REGION ??= 'us-east-1';
-    const queues = localQueues();
+    journal = options.dataDir ? await Journal.open(join(options.dataDir, 'queues'), { commitMs: commitWindowMs() }) : undefined;
+    const queues = await localQueues(journal);
     // LOCAL_CRASH_AFTER (kill tests only) stops the process dead after one step of sending.
     const crashAfter = process.env.LOCAL_CRASH_AFTER || undefined;
     const rt = createRuntime(readConfig(), {
@@ -95,6 +99,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     const endpointFile = options.dataDir ? join(options.dataDir, ENDPOINT_FILE) : undefined;
     if (endpointFile) writeFileSync(endpointFile, `${dynamo.endpoint}\n`);
     const front = http;
+    const queueJournal = journal;
     return {
       baseUrl,
       port: http.port,
@@ -108,6 +113,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
         await sweeper.stop();
         await queues.drain();
         await queues.stop();
+        await queueJournal?.close();
         rt.close();
         rt.store.db.destroy();
         await dynamo.close();
@@ -115,6 +121,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
     };
   } catch (error) {
     await http?.close(0);
+    await journal?.close();
     await dynamo.close();
     throw error;
   }
@@ -151,38 +158,45 @@ function urlHost(host: string): string {
 
 /**
  * The queues of the local runtime, with the settings the CDK stack gives their SQS
- * counterparts: clicks in batches of up to 1,000 gathered for up to a second.
+ * counterparts: clicks in batches of up to 1,000 gathered for up to a second. With a
+ * journal, each keeps its messages there (DATA_DIR/queues) and at most
+ * QUEUE_MEMORY_WINDOW of them in memory.
  */
-function localQueues(): LocalQueues {
+async function localQueues(journal: Journal | undefined): Promise<LocalQueues> {
+  const backlog = (name: string) => (journal ? JournalBacklog.open(journal, name, { window: QUEUE_MEMORY_WINDOW }) : undefined);
+  const queue = async (options: LocalQueueOptions) => new LocalQueue({ ...options, journal: await backlog(options.name) });
   return new LocalQueues({
-    clicks: new LocalQueue({
+    clicks: await queue({
       name: 'clicks',
       batchSize: 1000,
       batchWindowMs: 1000,
       visibilityTimeoutMs: 30_000,
       maxReceiveCount: 5,
-      deadLetter: new LocalQueue({ name: 'clicks-dlq' }),
+      deadLetter: await queue({ name: 'clicks-dlq' }),
     }),
     // Redelivery only after a claim counts as abandoned (ABANDONED_CLAIM_MS, 2 minutes).
-    sms: new LocalQueue({
+    sms: await queue({
       name: 'sms',
       batchSize: 10,
       concurrency: 2,
       visibilityTimeoutMs: 3 * 60_000,
       maxReceiveCount: 5,
-      deadLetter: new LocalQueue({ name: 'sms-dlq' }),
+      deadLetter: await queue({ name: 'sms-dlq' }),
     }),
     // An attempt takes up to 5 s (the webhook's answer); its next try is scheduled in the table.
-    webhooks: new LocalQueue({
+    webhooks: await queue({
       name: 'webhooks',
       batchSize: 10,
       concurrency: 2,
       visibilityTimeoutMs: 60_000,
       maxReceiveCount: 5,
-      deadLetter: new LocalQueue({ name: 'webhooks-dlq' }),
+      deadLetter: await queue({ name: 'webhooks-dlq' }),
     }),
   });
 }
+
+/** Messages of one queue held in memory at most (about 200 bytes each for clicks); the rest of a backlog waits on disk. */
+const QUEUE_MEMORY_WINDOW = 10_000;
 
 /**
  * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries),

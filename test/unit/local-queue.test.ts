@@ -1,24 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { SQSEvent } from 'aws-lambda';
+import { Journal } from '../../shared/local/journal';
+import { JournalBacklog } from '../../shared/local/journal-backlog';
 import { LocalQueue } from '../../shared/local/queue';
 
-describe('LocalQueue', () => {
+// The same rules hold whether a queue keeps its messages in memory or in a journal on disk
+// (with a small window, so backlogs are read back from disk).
+describe.each(['in memory', 'journaled'])('LocalQueue (%s)', (mode) => {
   // Batching windows, visibility timeouts and delays run on jest's clock: the tests move
-  // time instead of waiting for it.
-  beforeEach(() => jest.useFakeTimers());
+  // time instead of waiting for it. The journal's disk work completes on its own.
+  let dir: string | undefined;
+  let journal: Journal | undefined;
+  beforeEach(async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    if (mode === 'journaled') {
+      dir = mkdtempSync(join(tmpdir(), 'local-queue-'));
+      journal = await Journal.open(dir, { commitMs: 20 });
+    }
+  });
   const queues: LocalQueue[] = [];
-  const queue = (options: Partial<ConstructorParameters<typeof LocalQueue>[0]> = {}) => {
-    const created = new LocalQueue({ name: 'test', ...options });
+  const queue = async (options: Partial<ConstructorParameters<typeof LocalQueue>[0]> = {}) => {
+    const name = options.name ?? 'test';
+    const backlog = journal && (await JournalBacklog.open(journal, name, { window: 100 }));
+    const created = new LocalQueue({ name, ...options, journal: backlog });
     queues.push(created);
     return created;
   };
   afterEach(async () => {
     await Promise.all(queues.splice(0).map((q) => q.stop()));
+    await journal?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    journal = undefined;
+    dir = undefined;
     jest.useRealTimers();
   });
 
   it('delivers SQS-shaped batches of at most batchSize and deletes what succeeded', async () => {
     // Prepare
-    const q = queue({ batchSize: 3 });
+    const q = await queue({ batchSize: 3 });
     const batches: SQSEvent[] = [];
     q.consume(async (event) => {
       batches.push(event);
@@ -40,7 +61,7 @@ describe('LocalQueue', () => {
 
   it('redelivers only the reported batch item failures, after the visibility timeout', async () => {
     // Prepare
-    const q = queue({ visibilityTimeoutMs: 30 });
+    const q = await queue({ visibilityTimeoutMs: 30 });
     const seen: { body: string; count: string }[] = [];
     q.consume(async (event) => {
       for (const r of event.Records) seen.push({ body: r.body, count: r.attributes.ApproximateReceiveCount });
@@ -73,8 +94,8 @@ describe('LocalQueue', () => {
 
   it('returns the whole batch when the handler throws, and dead-letters after maxReceiveCount receives', async () => {
     // Prepare
-    const dlq = queue({ name: 'dlq' });
-    const q = queue({ visibilityTimeoutMs: 5, maxReceiveCount: 3, deadLetter: dlq });
+    const dlq = await queue({ name: 'dlq' });
+    const q = await queue({ visibilityTimeoutMs: 5, maxReceiveCount: 3, deadLetter: dlq });
     let calls = 0;
     q.consume(async () => {
       calls++;
@@ -97,7 +118,7 @@ describe('LocalQueue', () => {
   });
 
   it('consumes in the background without drain', async () => {
-    const q = queue();
+    const q = await queue();
     const done = new Promise<string>((resolve) => q.consume(async (event) => resolve(event.Records[0]!.body)));
     q.send('hello');
     await jest.advanceTimersByTimeAsync(0);
@@ -105,7 +126,7 @@ describe('LocalQueue', () => {
   });
 
   it('waits up to batchWindowMs for a fuller batch', async () => {
-    const q = queue({ batchSize: 10, batchWindowMs: 40 });
+    const q = await queue({ batchSize: 10, batchWindowMs: 40 });
     const sizes: number[] = [];
     q.consume(async (event) => {
       sizes.push(event.Records.length);
@@ -121,7 +142,7 @@ describe('LocalQueue', () => {
 
   it('handles up to `concurrency` batches at once, and no more', async () => {
     // Prepare: batches that wait until released
-    const q = queue({ batchSize: 2, concurrency: 3 });
+    const q = await queue({ batchSize: 2, concurrency: 3 });
     let active = 0;
     let most = 0;
     const release: (() => void)[] = [];
@@ -150,7 +171,7 @@ describe('LocalQueue', () => {
 
   it('delivers a new message at once while another is hidden by its visibility timeout', async () => {
     // Prepare: the first message fails and hides for a long time
-    const q = queue({ visibilityTimeoutMs: 60_000 });
+    const q = await queue({ visibilityTimeoutMs: 60_000 });
     const delivered: string[] = [];
     q.consume(async (event) => {
       delivered.push(...event.Records.map((r) => r.body));
@@ -170,7 +191,7 @@ describe('LocalQueue', () => {
 
   it('holds a long backlog without a consumer and then delivers all of it once, in order, with distinct ids', async () => {
     // Prepare: 5,000 messages sent before anyone consumes (as with LOCAL_QUEUE_CONSUMERS=off)
-    const q = queue({ batchSize: 100 });
+    const q = await queue({ batchSize: 100 });
     for (let i = 0; i < 5000; i++) q.send(String(i));
     expect(q.depth).toBe(5000);
     expect(q.bodies().slice(0, 3)).toEqual(['0', '1', '2']);
@@ -200,7 +221,7 @@ describe('LocalQueue', () => {
   });
 
   it('keeps a delayed message hidden until its delay has passed', async () => {
-    const q = queue();
+    const q = await queue();
     const received: string[] = [];
     q.consume(async (event) => {
       received.push(...event.Records.map((record) => record.body));

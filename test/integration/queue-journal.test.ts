@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SQSRecord } from 'aws-lambda';
+import { commitWindowMs, Journal } from '../../shared/local/journal';
+import { JournalBacklog } from '../../shared/local/journal-backlog';
+import { LocalQueue, type LocalQueueOptions } from '../../shared/local/queue';
+
+/**
+ * The local queues' journal on a real LevelDB directory: what a run leaves is delivered
+ * again by the next, as redeliveries with the message ids it had; what a handler finished
+ * or dead-lettered is not; a backlog longer than the window is read back from disk in order.
+ */
+describe('local queue journal', () => {
+  let dir: string;
+  const journals: Journal[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'queue-journal-'));
+  });
+  afterEach(async () => {
+    jest.useRealTimers();
+    await Promise.all(journals.splice(0).map((journal) => journal.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A run of the process: the journal opened on `dir`, and queues over it. */
+  const run = async (commitMs = 5) => {
+    const journal = await Journal.open(dir, { commitMs });
+    journals.push(journal);
+    const queue = async (options: LocalQueueOptions, window = 1000) =>
+      new LocalQueue({ ...options, journal: await JournalBacklog.open(journal, options.name, { window }) });
+    /** Ends the run as a stop would leave the disk: what was sent is written, the queue is left as it is. */
+    const end = async () => {
+      journals.splice(journals.indexOf(journal), 1);
+      await journal.close();
+    };
+    return { journal, queue, end };
+  };
+  const records = (seen: SQSRecord[]) =>
+    seen.map((record) => ({
+      body: record.body,
+      id: record.messageId,
+      receiveCount: record.attributes.ApproximateReceiveCount,
+      firstReceived: Number(record.attributes.ApproximateFirstReceiveTimestamp),
+      sent: Number(record.attributes.SentTimestamp),
+    }));
+
+  it('delivers again after a restart what no handler finished, as redeliveries with the same ids, and not what was finished', async () => {
+    // Prepare: a handler finishes a, reports b failed, and is stopped dead while it holds c and d.
+    const first = await run();
+    const q1 = await first.queue({ name: 'clicks', batchSize: 2 });
+    const seenFirst: SQSRecord[] = [];
+    q1.consume(async (event) => {
+      seenFirst.push(...event.Records);
+      if (event.Records[0]!.body === 'c') return new Promise<never>(() => undefined);
+      return { batchItemFailures: event.Records.filter((r) => r.body === 'b').map((r) => ({ itemIdentifier: r.messageId })) };
+    });
+    for (const body of ['a', 'b', 'c', 'd']) q1.send(body);
+    while (seenFirst.length < 4) await new Promise((resolve) => setTimeout(resolve, 5));
+    await first.end();
+
+    // Act
+    const second = await run();
+    const q2 = await second.queue({ name: 'clicks', batchSize: 10 });
+    const seenSecond: SQSRecord[] = [];
+    q2.consume(async (event) => {
+      seenSecond.push(...event.Records);
+    });
+    await q2.drain();
+
+    // Assess
+    const before = new Map(records(seenFirst).map((record) => [record.body, record]));
+    expect(records(seenSecond)).toEqual(
+      ['b', 'c', 'd'].map((body) => ({
+        body,
+        id: before.get(body)!.id,
+        receiveCount: '2',
+        firstReceived: before.get(body)!.sent,
+        sent: before.get(body)!.sent,
+      })),
+    );
+    // What the new run sends is a first delivery, with an id of its own.
+    q2.send('e');
+    await q2.drain();
+    expect(records(seenSecond).map((record) => [record.body, record.receiveCount])).toEqual([
+      ['b', '2'],
+      ['c', '2'],
+      ['d', '2'],
+      ['e', '1'],
+    ]);
+    expect(new Set(records(seenSecond).map((record) => record.id)).size).toBe(4);
+    expect(q2.depth).toBe(0);
+    await q2.stop();
+  });
+
+  it('leaves nothing to deliver after a restart once every message is finished', async () => {
+    // Prepare
+    const first = await run();
+    const q1 = await first.queue({ name: 'sms' });
+    q1.consume(async () => undefined);
+    for (let i = 0; i < 25; i++) q1.send(String(i));
+    await q1.drain();
+    await q1.stop();
+    await first.end();
+
+    // Act
+    const second = await run();
+    const q2 = await second.queue({ name: 'sms' });
+
+    // Assess
+    expect(q2.depth).toBe(0);
+  });
+
+  it('keeps a dead-lettered message in the dead-letter queue across a restart, and only there', async () => {
+    // Prepare
+    const first = await run();
+    const dlq1 = await first.queue({ name: 'sms-dlq' });
+    const q1 = await first.queue({ name: 'sms', visibilityTimeoutMs: 0, maxReceiveCount: 2, deadLetter: dlq1 });
+    const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    q1.consume(async () => {
+      throw new Error('worker down');
+    });
+    q1.send('poison');
+    q1.send('fine');
+    while (dlq1.depth < 2) await q1.drain();
+    await q1.stop();
+    errors.mockRestore();
+    await first.end();
+
+    // Act
+    const second = await run();
+    const q2 = await second.queue({ name: 'sms' });
+    const dlq2 = await second.queue({ name: 'sms-dlq' });
+
+    // Assess
+    expect(q2.depth).toBe(0);
+    expect(dlq2.bodies()).toEqual(['poison', 'fine']);
+  });
+
+  it('holds at most its window in memory and delivers a longer backlog from disk, in order, once, with sends arriving meanwhile', async () => {
+    // Prepare: 2,000 messages before a consumer, a window of 50.
+    const { journal } = await run();
+    const backlog = await JournalBacklog.open(journal, 'clicks', { window: 50 });
+    const q = new LocalQueue({ name: 'clicks', batchSize: 25, journal: backlog });
+    for (let i = 0; i < 2000; i++) q.send(String(i));
+    expect(q.depth).toBe(2000);
+    expect(q.bodies()).toHaveLength(50);
+    const seen: string[] = [];
+    const ids = new Set<string>();
+    let mostInMemory = 0;
+
+    // Act: each of the first batches sends one more message.
+    q.consume(async (event) => {
+      mostInMemory = Math.max(mostInMemory, backlog.ready);
+      for (const record of event.Records) {
+        seen.push(record.body);
+        ids.add(record.messageId);
+      }
+      if (seen.length <= 500) q.send(`more ${seen.length}`);
+    });
+    await q.drain();
+
+    // Assess
+    expect(mostInMemory).toBeLessThanOrEqual(50);
+    const more = seen.filter((body) => body.startsWith('more'));
+    expect(seen.slice(0, 2000)).toEqual(Array.from({ length: 2000 }, (_, i) => String(i)));
+    expect(more).toHaveLength(20);
+    expect(seen).toHaveLength(2020);
+    expect(ids.size).toBe(2020);
+    expect(q.depth).toBe(0);
+    await q.stop();
+  });
+
+  it('commits sends together once the commit window has passed, not one by one', async () => {
+    // Prepare
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    const { journal, queue } = await run(20);
+    const q = await queue({ name: 'webhooks' });
+
+    // Act
+    q.send('1');
+    q.send('2');
+    await jest.advanceTimersByTimeAsync(19);
+    const gathered = journal.pending;
+    await jest.advanceTimersByTimeAsync(1);
+
+    // Assess
+    expect(gathered).toBe(2);
+    expect(journal.pending).toBe(0);
+    await journal.flush(); // waits for the write under way
+    expect((await journal.read(Journal.range('webhooks'), undefined, 10)).map(([, value]) => value.split('\n')[1])).toEqual(['1', '2']);
+  });
+
+  it('reads its commit window from LOCAL_QUEUE_COMMIT_MS, at most 50 ms', () => {
+    expect(commitWindowMs({})).toBe(20);
+    expect(commitWindowMs({ LOCAL_QUEUE_COMMIT_MS: '50' })).toBe(50);
+    expect(() => commitWindowMs({ LOCAL_QUEUE_COMMIT_MS: '51' })).toThrow(/from 0 to 50/);
+    expect(() => commitWindowMs({ LOCAL_QUEUE_COMMIT_MS: 'soon' })).toThrow(/LOCAL_QUEUE_COMMIT_MS/);
+  });
+});
