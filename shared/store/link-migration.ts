@@ -2,6 +2,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { keys } from './keys';
 import { LINK_SCHEMA } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 
@@ -33,7 +34,11 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     entity: 'Link',
     async upgrade(item) {
       if (item.schema === LINK_SCHEMA || item.deleted) return 'skipped';
-      return (await writes.write(item, { to: fromItem(item) })) === 'conflict' ? 'changed' : 'upgraded';
+      if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';
+      // A migration that says it is done has finished every change it started, even one
+      // whose writer lost its lease on a slow store (the sweep would finish it a minute later).
+      await counted.settle(keys.link(Number(item.id)));
+      return 'upgraded';
     },
   };
 }

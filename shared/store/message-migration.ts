@@ -1,6 +1,7 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { keys } from './keys';
 import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -24,7 +25,10 @@ export function messageUpgrade(
     entity: 'Message',
     async upgrade(item) {
       if (item.schema === MESSAGE_SCHEMA && item.textCounted === 1) return 'skipped';
-      return (await changes.apply(item, {})) === 'changed' ? 'changed' : 'upgraded';
+      if ((await changes.apply(item, {})) === 'changed') return 'changed';
+      // Finished, even where its writer lost its lease on a slow store (as for links).
+      await counted.settle(keys.message(Number(item.id)));
+      return 'upgraded';
     },
   };
 }

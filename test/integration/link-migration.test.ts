@@ -108,6 +108,29 @@ describe('linkUpgrade', () => {
     }
   });
 
+  it('finishes the counted change of an upgrade whose writer lost its lease before reporting it upgraded', async () => {
+    // Prepare: an old link, and a store so slow that the upgrade's change is past its lease
+    // when its writer comes to finish it (its id dated 5 s back)
+    const link = aLink({ id: 500, accountId: 10, code: codec.encode(500), comment: 'autumn offer', createdAt: '2026-11-22T10:00:00.000Z' });
+    await writtenTheOldWay(link);
+    let ids = 0;
+    const slow = new CountedWrites(store, () => (ids++ === 0 ? ulid(Date.now() - 5_000) : ulid()), { renewAfterMs: 50 });
+
+    // Act
+    const result = await linkUpgrade(store, slow).upgrade(await stored(500));
+
+    // Assess: counted and searchable as soon as the upgrade says so, no sweep needed
+    const account = anAccount({ id: 10 });
+    expect(result).toBe('upgraded');
+    expect((await stored(500)).cntOp).toBeUndefined();
+    expect(await service().list(account, { sort: [], pagination: { pageSize: 25, currentPage: 0 } })).toEqual(
+      expect.objectContaining({ totalItemCount: 1 }),
+    );
+    expect(
+      (await service().list(account, { query: 'autumn', sort: [], pagination: { pageSize: 25, currentPage: 0 } })).items.map((item) => item.id),
+    ).toEqual([500]);
+  });
+
   it('reports a link changed since it was read, writes nothing, and upgrades it when read again', async () => {
     // Prepare: an old link read by the migration, then changed by the previous version
     const link = aLink({ id: 300, accountId: 8, code: codec.encode(300), clickCnt: 2, comment: 'winter' });
