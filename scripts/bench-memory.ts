@@ -5,6 +5,7 @@ import { readConfig } from '../shared/config';
 import { ENDPOINT_FILE } from '../shared/local/runtime';
 import { createStore } from '../shared/store/client';
 import { LinksRepository } from '../shared/store/links-repo';
+import { type Memory, mb, readMemory, watchProbe } from './bench/memory';
 import { ensureCommand, quietSince, runWrk, startProcess, stopProcess } from './bench/tools';
 
 /**
@@ -40,10 +41,7 @@ async function main(): Promise<void> {
     { PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, SHORT_LINK_BASE: '' },
   );
   const pid = service.child.pid!;
-  const heapReports: string[] = [];
-  service.child.stdout!.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('Memory: ')) heapReports.push(line.slice(8));
-  });
+  const reports = watchProbe(service.child);
   const baseUrl = service.match[1]!;
   let store: ReturnType<typeof createStore> | undefined;
   try {
@@ -78,7 +76,7 @@ async function main(): Promise<void> {
     };
 
     await load(5); // JIT, the link cache, the first batches
-    const start = memory(pid, await heapReport(service.child, heapReports));
+    const start = await readMemory(service.child, reports);
     const runs: { rps: number; requests: number; drainSeconds: number; after: Memory }[] = [];
     for (let run = 0; run < RUNS; run++) {
       const { result, drainSeconds } = await load(SECONDS);
@@ -86,7 +84,7 @@ async function main(): Promise<void> {
         rps: result.requestsPerSecond,
         requests: result.requests,
         drainSeconds,
-        after: memory(pid, await heapReport(service.child, heapReports)),
+        after: await readMemory(service.child, reports),
       });
       console.log(
         `  run ${run + 1}: ${result.requests} redirects, counted ${drainSeconds.toFixed(0)} s after the load; RssAnon ${mb(runs.at(-1)!.after.rssAnon)}`,
@@ -96,7 +94,7 @@ async function main(): Promise<void> {
     console.log('\nbench:memory');
     console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per run; click consumer on`);
     console.log(
-      `  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, arrayBuffers (main thread)`,
+      `  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, array buffers (main thread); heap used/total (dynalite thread)`,
     );
     const line = (label: string, figures: Memory) =>
       console.log(
@@ -133,34 +131,6 @@ async function createLinks(baseUrl: string, count: number): Promise<{ id: number
   };
   await Promise.all(Array.from({ length: 16 }, worker));
   return links;
-}
-
-interface Memory {
-  rssAnon: number;
-  rssFile: number;
-  heap: string;
-}
-
-/** The process's resident memory by kind, in bytes (Linux /proc). */
-function memory(pid: number, heap: string): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), heap };
-}
-
-/** Asks the service's probe for its heap figures (scripts/bench/memory-probe.mjs). */
-async function heapReport(child: import('node:child_process').ChildProcess, reports: string[]): Promise<string> {
-  const before = reports.length;
-  child.kill('SIGUSR2');
-  for (let i = 0; i < 50 && reports.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  const report = reports[before];
-  if (!report) return '?';
-  const figures = JSON.parse(report) as NodeJS.MemoryUsage;
-  return `${mb(figures.heapUsed)}/${mb(figures.heapTotal)}, ${mb(figures.external)}, ${mb(figures.arrayBuffers)}`;
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MB`;
 }
 
 main().then(

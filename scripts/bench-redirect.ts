@@ -1,7 +1,8 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type LongTailResult, longTailRun, mb } from './bench/long-tail-run';
+import { type LongTailResult, longTailRun } from './bench/long-tail-run';
+import { mb } from './bench/memory';
 import { cpuMicros, ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
 import { UnitMeter } from './bench/units';
 
@@ -91,7 +92,9 @@ function printLongTail(run: LongTailResult): void {
   );
   console.log(`  counted:    ${(run.answered / total).toFixed(0)} clicks/s from the start of the load until every answered click was counted`);
   console.log(`  drained:    every answered click counted ${run.drainSeconds.toFixed(1)} s after the load ended (target ≤ 10 s after 60 s)`);
-  console.log(`  ${'RssAnon'.padStart(21)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   main thread`);
+  console.log(
+    `  ${'RssAnon'.padStart(21)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, array buffers (main thread); heap used/total (dynalite thread)`,
+  );
   const line = (label: string, figures: typeof start) =>
     console.log(
       `  ${label.padEnd(12)}${mb(figures.rssAnon).padStart(9)}${(figures.rssAnon / start.rssAnon).toFixed(2).padStart(7)}${mb(figures.rssFile).padStart(9)}   ${figures.heap}`,

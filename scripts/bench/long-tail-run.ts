@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfig } from '../../shared/config';
@@ -6,6 +5,7 @@ import { ENDPOINT_FILE } from '../../shared/local/runtime';
 import { AccountsRepository } from '../../shared/store/accounts-repo';
 import { createStore } from '../../shared/store/client';
 import { LinksRepository } from '../../shared/store/links-repo';
+import { type Memory, readMemory, watchProbe } from './memory';
 import { seedLinks } from './seed-links';
 import { quietSince, runWrk, startProcess, stopProcess, type WrkResult } from './tools';
 
@@ -16,13 +16,6 @@ export interface LongTailOptions {
   demoKey: string;
   /** Longest wait for the clicks to be counted after the load. */
   drainLimitMs: number;
-}
-
-export interface Memory {
-  rssAnon: number;
-  rssFile: number;
-  /** The main thread's heap figures, as the service's probe printed them. */
-  heap: string;
 }
 
 export interface LongTailResult {
@@ -52,11 +45,8 @@ export async function longTailRun(work: string, options: LongTailOptions): Promi
     /Ready: API (http:\/\/127\.0\.0\.1:\d+)/,
     { PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: options.demoKey, SHORT_LINK_BASE: '', LINK_CACHE_TTL_MS: '5000', LOCAL_QUEUE_CONSUMERS: 'on' },
   );
-  const heapReports: string[] = [];
-  service.child.stdout!.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('Memory: ')) heapReports.push(line.slice(8));
-  });
-  const memory = async () => readMemory(service.child.pid!, await heapReport(service.child, heapReports));
+  const reports = watchProbe(service.child);
+  const memory = () => readMemory(service.child, reports);
   // The bench's own client of the service's dynalite, as the admin CLI finds it.
   const endpoint = readFileSync(join(dataDir, ENDPOINT_FILE), 'utf8').trim();
   const store = createStore(readConfig({ DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'shortsms' }));
@@ -92,26 +82,4 @@ export async function longTailRun(work: string, options: LongTailOptions): Promi
     store.db.destroy();
     await stopProcess(service.child);
   }
-}
-
-/** The process's resident memory by kind, in bytes (Linux /proc). */
-function readMemory(pid: number, heap: string): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), heap };
-}
-
-/** Asks the service's probe for its heap figures (scripts/bench/memory-probe.mjs). */
-async function heapReport(child: ChildProcess, reports: string[]): Promise<string> {
-  const before = reports.length;
-  child.kill('SIGUSR2');
-  for (let i = 0; i < 50 && reports.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  const report = reports[before];
-  if (!report) return '?';
-  const figures = JSON.parse(report) as NodeJS.MemoryUsage;
-  return `heap ${mb(figures.heapUsed)} used of ${mb(figures.heapTotal)}, external ${mb(figures.external)}, array buffers ${mb(figures.arrayBuffers)}`;
-}
-
-export function mb(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MB`;
 }
