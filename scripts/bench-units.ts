@@ -137,8 +137,9 @@ function printTable(rows: [string, Units, number][], redirectMiss: Units, longTa
     line(name, measured, dollars);
   }
 
-  // A click: its SQS send, a thousandth of the batch's receive and delete, and its share of the batch's writes.
-  const click = (units: Units) => (PRICE.sqsRequest + (2 / 1000) * PRICE.sqsRequest) * 1e6 + dollarsPerMillion(units);
+  // A click: its SQS send; the event source mapping's receive and delete (ten messages a
+  // request at most, whatever the batch size), so a tenth of each; its share of the batch's writes.
+  const click = (units: Units) => (PRICE.sqsRequest + (2 / 10) * PRICE.sqsRequest) * 1e6 + dollarsPerMillion(units);
   const redirect = (read: number) => (PRICE.cloudFrontHttpsRequest + lambda(10) + read * PRICE.dynamoRead) * 1e6;
   const tailTotal = sumUnits(longTail.aggregation, longTail.rank);
   const hotTotal = sumUnits(hot.aggregation, hot.rank);
@@ -165,13 +166,14 @@ function printTable(rows: [string, Units, number][], redirectMiss: Units, longTa
       : '  per click, rank pass: none in this runtime (the aggregator keeps the clickCnt order itself, in the figure above)',
   );
   console.log(
-    `  per click, hot link (${hot.clicks} clicks on one link): ${wru(hotTotal).toFixed(4)} WRU (table ${hot.aggregation.write.toFixed(4)} + index ${hot.aggregation.indexWrite.toFixed(4)}${hot.rank ? ` + rank pass ${wru(hot.rank).toFixed(4)}` : ''}; target ≤ 0.05)`,
+    `  per click, hot link (${hot.clicks} clicks on one link): ${wru(hot.aggregation).toFixed(4)} WRU (table ${hot.aggregation.write.toFixed(4)} + index ${hot.aggregation.indexWrite.toFixed(4)}; target ≤ 0.05)${hot.rank ? `; with its rank pass ${wru(hotTotal).toFixed(4)}` : ''}`,
   );
   console.log(
     `  per million SMS, one link each and two clicks on it: $${(smsWithLink + smsClicks).toFixed(2)} (the SMS with its link $${smsWithLink.toFixed(2)}, its two redirects and clicks $${smsClicks.toFixed(2)})`,
   );
   console.log('  Assumed: Lambda arm64 512 MB, 20 ms per API call and per SMS step, 10 ms per redirect; a redirect sends its click to SQS,');
-  console.log('  read in batches of 1,000; an SMS adds the send queue and two more invocations. Data transfer and CloudWatch not included.');
+  console.log("  received and deleted ten a request, counted in batches of 1,000 (the aggregator's Lambda time is left out); an SMS adds");
+  console.log('  the send queue and two more invocations. Data transfer and CloudWatch not included.');
 }
 
 main().then(
