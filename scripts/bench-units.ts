@@ -146,8 +146,10 @@ function printTable(rows: [string, Units, number][], redirectMiss: Units, longTa
   console.log(`\n  per click, counted (${longTail.clicks} clicks in batches of 1,000; $ per million clicks: SQS and DynamoDB)`);
   console.log(header.replace('call'.padEnd(40), 'click'.padEnd(40)));
   line(`long-tail (${longTail.links} links, one click each)`, longTail.aggregation, click(longTail.aggregation), 3);
-  if (longTail.rank) line('  its rank pass (clickCnt order)', longTail.rank, dollarsPerMillion(longTail.rank), 3);
-  line('  long-tail in all', tailTotal, click(tailTotal), 3);
+  if (longTail.rank) {
+    line('  its rank pass (clickCnt order)', longTail.rank, dollarsPerMillion(longTail.rank), 3);
+    line('  long-tail in all', tailTotal, click(tailTotal), 3);
+  }
   line('hot link (one link)', hot.aggregation, click(hot.aggregation), 3);
   if (hot.rank) line('  its rank pass (clickCnt order)', hot.rank, dollarsPerMillion(hot.rank), 3);
   const warmHot = sumUnits(hotTotal);
