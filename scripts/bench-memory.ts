@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readConfig } from '../shared/config';
 import { ENDPOINT_FILE } from '../shared/local/runtime';
-import { AccountsRepository } from '../shared/store/accounts-repo';
 import { createStore } from '../shared/store/client';
 import { LinksRepository } from '../shared/store/links-repo';
-import { ensureCommand, runWrk, startProcess, stopProcess } from './bench/tools';
+import { type Memory, mb, readMemory, watchProbe } from './bench/memory';
+import { ensureCommand, quietSince, runWrk, startProcess, stopProcess } from './bench/tools';
 
 /**
  * `npm run bench:memory`: whether the local service's memory stays bounded under a
@@ -14,7 +14,8 @@ import { ensureCommand, runWrk, startProcess, stopProcess } from './bench/tools'
  * directory, BENCH_CODES links made through the API; after a short warm-up (and its
  * clicks counted) its anonymous memory is read, then, BENCH_RUNS times against the same
  * process, wrk requests random codes for BENCH_SECONDS, the script waits until every
- * answered click is counted in the links' clickCnt, and reads the memory again.
+ * answered click is counted in the links' totals (read through LinksRepository.getMany once
+ * the service has gone quiet), and reads the memory again.
  * Anonymous memory (RssAnon) is the process's own: the heaps, buffers and native
  * allocations, without the LevelDB files the kernel maps and may drop. Prints figures;
  * asserts nothing.
@@ -40,43 +41,42 @@ async function main(): Promise<void> {
     { PORT: '0', DATA_DIR: dataDir, DEMO_API_KEY: DEMO_KEY, SHORT_LINK_BASE: '' },
   );
   const pid = service.child.pid!;
-  const heapReports: string[] = [];
-  service.child.stdout!.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('Memory: ')) heapReports.push(line.slice(8));
-  });
+  const reports = watchProbe(service.child);
   const baseUrl = service.match[1]!;
   let store: ReturnType<typeof createStore> | undefined;
   try {
     const codesFile = join(work, 'codes.txt');
     const seeding = Date.now();
-    writeFileSync(codesFile, `${(await createLinks(baseUrl, CODES)).join('\n')}\n`);
+    const links = await createLinks(baseUrl, CODES);
+    writeFileSync(codesFile, `${links.map((link) => link.code).join('\n')}\n`);
     console.log(`${CODES} links made through Link/Create (16 at a time) in ${((Date.now() - seeding) / 1000).toFixed(0)} s`);
 
     // The counts are read from the service's own dynalite, as the admin CLI reads them.
     const endpoint = readFileSync(join(dataDir, ENDPOINT_FILE), 'utf8').trim();
     store = createStore(readConfig({ DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: 'shortsms' }));
-    const [account] = await new AccountsRepository(store).list();
-    const links = new LinksRepository(store);
-    const counted = async () => (await links.listByAccount(account!.id)).reduce((sum, link) => sum + link.clickCnt, 0);
+    const repository = new LinksRepository(store);
+    const ids = links.map((link) => link.id);
+    const counted = async () => (await repository.getMany(ids)).reduce((sum, link) => sum + link.clickCnt, 0);
 
     let answered = 0;
     const load = async (seconds: number) => {
       const result = runWrk(baseUrl, codesFile, { seconds, connections: CONNECTIONS, threads: 1 });
       if (result.non2xx3xx > 0) throw new Error(`${result.non2xx3xx} answers were not redirects`);
       answered += result.requests;
-      const started = Date.now();
-      // Requests wrk gave up on at the end may still be counted: at least every answered one.
-      let last = -1;
-      for (let now = await counted(); now < answered || now !== last; now = await counted()) {
-        if (Date.now() - started > DRAIN_LIMIT_MS) throw new Error(`Clicks not counted after ${DRAIN_LIMIT_MS / 1000} s: ${now} of ${answered}`);
-        last = now;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+      const started = performance.now();
+      // The counts are read once the service has gone quiet, so reading them does not slow
+      // the counting. Requests wrk gave up on at the end may be counted too: at least every answered one.
+      for (;;) {
+        const quiet = await quietSince(pid, 3000);
+        const now = await counted();
+        if (now >= answered) return { result, drainSeconds: Math.max(0, quiet - started) / 1000 };
+        if (performance.now() - started > DRAIN_LIMIT_MS)
+          throw new Error(`Clicks not counted after ${DRAIN_LIMIT_MS / 1000} s: ${now} of ${answered}`);
       }
-      return { result, drainSeconds: (Date.now() - started) / 1000 };
     };
 
     await load(5); // JIT, the link cache, the first batches
-    const start = memory(pid, await heapReport(service.child, heapReports));
+    const start = await readMemory(service.child, reports);
     const runs: { rps: number; requests: number; drainSeconds: number; after: Memory }[] = [];
     for (let run = 0; run < RUNS; run++) {
       const { result, drainSeconds } = await load(SECONDS);
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
         rps: result.requestsPerSecond,
         requests: result.requests,
         drainSeconds,
-        after: memory(pid, await heapReport(service.child, heapReports)),
+        after: await readMemory(service.child, reports),
       });
       console.log(
         `  run ${run + 1}: ${result.requests} redirects, counted ${drainSeconds.toFixed(0)} s after the load; RssAnon ${mb(runs.at(-1)!.after.rssAnon)}`,
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
     console.log('\nbench:memory');
     console.log(`  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${SECONDS} s per run; click consumer on`);
     console.log(
-      `  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, arrayBuffers (main thread)`,
+      `  ${'after'.padEnd(34)}${'RssAnon'.padStart(9)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, array buffers (main thread); heap used/total (dynalite thread)`,
     );
     const line = (label: string, figures: Memory) =>
       console.log(
@@ -113,8 +113,8 @@ async function main(): Promise<void> {
   }
 }
 
-async function createLinks(baseUrl: string, count: number): Promise<string[]> {
-  const codes: string[] = new Array(count);
+async function createLinks(baseUrl: string, count: number): Promise<{ id: number; code: string }[]> {
+  const links: { id: number; code: string }[] = new Array(count);
   let next = 0;
   const worker = async () => {
     while (next < count) {
@@ -124,41 +124,13 @@ async function createLinks(baseUrl: string, count: number): Promise<string[]> {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: `data[fullLink]=${encodeURIComponent(`https://example.com/${i}`)}`,
       });
-      const body = (await response.json()) as { code: number; data: { code: string } };
+      const body = (await response.json()) as { code: number; data: { id: number; code: string } };
       if (body.code !== 0) throw new Error(`Link/Create answered ${JSON.stringify(body)}`);
-      codes[i] = body.data.code;
+      links[i] = { id: body.data.id, code: body.data.code };
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
-  return codes;
-}
-
-interface Memory {
-  rssAnon: number;
-  rssFile: number;
-  heap: string;
-}
-
-/** The process's resident memory by kind, in bytes (Linux /proc). */
-function memory(pid: number, heap: string): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile'), heap };
-}
-
-/** Asks the service's probe for its heap figures (scripts/bench/memory-probe.mjs). */
-async function heapReport(child: import('node:child_process').ChildProcess, reports: string[]): Promise<string> {
-  const before = reports.length;
-  child.kill('SIGUSR2');
-  for (let i = 0; i < 50 && reports.length === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  const report = reports[before];
-  if (!report) return '?';
-  const figures = JSON.parse(report) as NodeJS.MemoryUsage;
-  return `${mb(figures.heapUsed)}/${mb(figures.heapTotal)}, ${mb(figures.external)}, ${mb(figures.arrayBuffers)}`;
-}
-
-function mb(bytes: number): string {
-  return `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  return links;
 }
 
 main().then(

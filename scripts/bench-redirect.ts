@@ -1,13 +1,17 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
+import { type LongTailResult, longTailRun } from './bench/long-tail-run';
+import { mb } from './bench/memory';
+import { cpuMicros, ensureCommand, runWrk, startProcess, stopProcess, type WrkResult } from './bench/tools';
+import { UnitMeter } from './bench/units';
 
 /**
  * `npm run bench:redirect`: redirect throughput against a bare Node.js 302 server in the
- * same run, and DynamoDB request units per cache-miss redirect and per aggregated click.
- * Prints figures; asserts nothing.
+ * same run, DynamoDB request units per cache-miss redirect and per aggregated click, and
+ * a long-tail run with the consumers on (scripts/bench/long-tail-run.ts): whether counting
+ * keeps up with the redirects, and the service's memory. `BENCH_ONLY=rounds` or
+ * `BENCH_ONLY=long-tail` runs one part. Prints figures; asserts nothing.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
@@ -17,46 +21,88 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DEMO_KEY = 'bench000000000000000000000000000000key01';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const ONLY = process.env.BENCH_ONLY;
+/** The long-tail run: its codes and how long wrk runs. */
+const LONG_TAIL_CODES = Number(process.env.BENCH_LONG_TAIL_CODES ?? 10_000);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const DRAIN_LIMIT_MS = Number(process.env.BENCH_DRAIN_LIMIT_S ?? 900) * 1000;
 
 async function main(): Promise<void> {
   ensureCommand('wrk', 'wrk');
   const work = mkdtempSync(join(tmpdir(), 'bench-redirect-'));
   try {
-    const throughput = await measureThroughput(work);
-    const units = await measureRequestUnits();
-    const line = (label: string, runs: Run[]) => {
-      const rps = median(runs.map((run) => run.requestsPerSecond));
-      const cpu = median(runs.map((run) => run.cpuMicrosPerRequest));
-      const p50 = median(runs.map((run) => run.p50Ms));
-      const p99 = median(runs.map((run) => run.p99Ms));
-      const errors = runs.reduce((sum, run) => sum + run.non2xx3xx, 0);
-      return `  ${label.padEnd(30)}${rps.toFixed(0).padStart(7)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms${errors ? `  (${errors} non-3xx)` : ''}`;
-    };
-    const ratios = (runs: Run[], measure: (run: Run) => number, inverse = false) => {
-      const perRound = runs.map((run, i) => (inverse ? measure(throughput.bare[i]!) / measure(run) : measure(run) / measure(throughput.bare[i]!)));
-      return `${median(perRound).toFixed(2)} (rounds ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`;
-    };
-    console.log('\nbench:redirect');
-    console.log(
-      `  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server, servers taking turns; medians`,
-    );
-    console.log(line('bare Node.js 302 from a Map', throughput.bare));
-    console.log(line('service, warm cache', throughput.warm));
-    console.log(line('service, cache TTL 5 s', throughput.defaultTtl));
-    console.log(`  ratio service/bare, warm cache:  throughput ${ratios(throughput.warm, (run) => run.requestsPerSecond)} (target ≥ 0.6)`);
-    console.log(
-      `                                   CPU per request, bare/service ${ratios(throughput.warm, (run) => run.cpuMicrosPerRequest, true)}`,
-    );
-    console.log(`  ratio service/bare, TTL 5 s:     throughput ${ratios(throughput.defaultTtl, (run) => run.requestsPerSecond)}`);
-    console.log(
-      `  per cache-miss redirect:     ${units.missRead.toFixed(2)} RRU, ${units.missWrite.toFixed(2)} WRU on the request path (target ≤ 0.5 RRU, 0 WRU)`,
-    );
-    console.log(
-      `  per click, one hot link:     ${units.perClickWrite.toFixed(4)} WRU after aggregation of ${units.clicks} clicks in batches of ${units.batchSize} (target ≤ 0.05)`,
-    );
+    if (ONLY !== 'long-tail') await rounds(work);
+    if (ONLY !== 'rounds') {
+      const run = await longTailRun(work, {
+        codes: LONG_TAIL_CODES,
+        seconds: LOAD_SECONDS,
+        connections: CONNECTIONS,
+        demoKey: DEMO_KEY,
+        drainLimitMs: DRAIN_LIMIT_MS,
+      });
+      printLongTail(run);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+async function rounds(work: string): Promise<void> {
+  const throughput = await measureThroughput(work);
+  const units = await measureRequestUnits();
+  const line = (label: string, runs: Run[]) => {
+    const rps = median(runs.map((run) => run.requestsPerSecond));
+    const cpu = median(runs.map((run) => run.cpuMicrosPerRequest));
+    const p50 = median(runs.map((run) => run.p50Ms));
+    const p99 = median(runs.map((run) => run.p99Ms));
+    const errors = runs.reduce((sum, run) => sum + run.non2xx3xx, 0);
+    return `  ${label.padEnd(30)}${rps.toFixed(0).padStart(7)} req/s ${cpu.toFixed(0).padStart(5)} µs CPU/req  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms${errors ? `  (${errors} non-3xx)` : ''}`;
+  };
+  const ratios = (runs: Run[], measure: (run: Run) => number, inverse = false) => {
+    const perRound = runs.map((run, i) => (inverse ? measure(throughput.bare[i]!) / measure(run) : measure(run) / measure(throughput.bare[i]!)));
+    return `${median(perRound).toFixed(2)} (rounds ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`;
+  };
+  console.log('\nbench:redirect');
+  console.log(
+    `  ${CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per server, servers taking turns; medians`,
+  );
+  console.log(line('bare Node.js 302 from a Map', throughput.bare));
+  console.log(line('service, warm cache', throughput.warm));
+  console.log(line('service, cache TTL 5 s', throughput.defaultTtl));
+  console.log(`  ratio service/bare, warm cache:  throughput ${ratios(throughput.warm, (run) => run.requestsPerSecond)} (target ≥ 0.6)`);
+  console.log(`                                   CPU per request, bare/service ${ratios(throughput.warm, (run) => run.cpuMicrosPerRequest, true)}`);
+  console.log(`  ratio service/bare, TTL 5 s:     throughput ${ratios(throughput.defaultTtl, (run) => run.requestsPerSecond)}`);
+  console.log(
+    `  per cache-miss redirect:     ${units.missRead.toFixed(2)} RRU, ${units.missWrite.toFixed(2)} WRU on the request path (target ≤ 0.5 RRU, 0 WRU)`,
+  );
+  console.log(
+    `  per click, one hot link:     ${units.perClickWrite.toFixed(4)} WRU after aggregation of ${units.clicks} clicks in batches of ${units.batchSize}, table ${units.perClickTable.toFixed(4)} + index ${units.perClickIndex.toFixed(4)} (target ≤ 0.05)`,
+  );
+}
+
+function printLongTail(run: LongTailResult): void {
+  const { start, load, drain } = run.memory;
+  const total = LOAD_SECONDS + run.drainSeconds;
+  console.log('\nbench:redirect, long tail');
+  console.log(
+    `  ${LONG_TAIL_CODES} codes, random order; wrk 1 thread, ${CONNECTIONS} connections, ${LOAD_SECONDS} s; link cache TTL 5 s; consumers on (the aggregator in the same process)`,
+  );
+  console.log(
+    `  answered:   ${run.answered} redirects, ${(run.answered / LOAD_SECONDS).toFixed(0)} req/s (p50 ${run.wrk.p50Ms.toFixed(2)} ms, p99 ${run.wrk.p99Ms.toFixed(2)} ms)`,
+  );
+  console.log(`  counted:    ${(run.answered / total).toFixed(0)} clicks/s from the start of the load until every answered click was counted`);
+  console.log(`  drained:    every answered click counted ${run.drainSeconds.toFixed(1)} s after the load ended (target ≤ 10 s after 60 s)`);
+  console.log(
+    `  ${'RssAnon'.padStart(21)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, array buffers (main thread); heap used/total (dynalite thread)`,
+  );
+  const line = (label: string, figures: typeof start) =>
+    console.log(
+      `  ${label.padEnd(12)}${mb(figures.rssAnon).padStart(9)}${(figures.rssAnon / start.rssAnon).toFixed(2).padStart(7)}${mb(figures.rssFile).padStart(9)}   ${figures.heap}`,
+    );
+  line('after start', start);
+  line('after load', load);
+  line('after drain', drain);
+  console.log(`  largest ratio: ${(Math.max(load.rssAnon, drain.rssAnon) / start.rssAnon).toFixed(2)} (target ≤ 2)`);
 }
 
 type Run = WrkResult & { cpuMicrosPerRequest: number };
@@ -65,15 +111,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** CPU time (user + system) a process has used, in microseconds (Linux /proc). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /s, '')
-    .split(' ');
-  // After "(comm) ": state is field 0, utime field 11, stime field 12, in clock ticks (100 Hz).
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /**
@@ -156,18 +193,7 @@ async function measureRequestUnits() {
   process.env.AUTH_CACHE_TTL_MS = '60000';
   const { startLocal } = await import('../shared/local/runtime');
   const local = await startLocal({ port: 0, demoApiKey: DEMO_KEY });
-  const units = { read: 0, write: 0 };
-  local.runtime.store.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-      const isWrite = /Put|Update|Delete|Write/.test(context.commandName ?? '');
-      for (const capacity of [consumed ?? []].flat()) units[isWrite ? 'write' : 'read'] += capacity.CapacityUnits ?? 0;
-      return result;
-    },
-    { step: 'initialize', name: 'consumedCapacity' },
-  );
+  const meter = new UnitMeter(local.runtime.store, local.dynamoEndpoint);
   try {
     const created = await fetch(`${local.baseUrl}/service/Link/Create?apiKey=${DEMO_KEY}`, {
       method: 'POST',
@@ -183,21 +209,31 @@ async function measureRequestUnits() {
     const misses = 200;
     const handler = (await import('../functions/click-aggregator')).handler;
     await clicksQueue.stop();
-    Object.assign(units, { read: 0, write: 0 });
+    meter.reset();
     for (let i = 0; i < misses; i++) await fetch(`${local.baseUrl}/${code}`, { redirect: 'manual' });
-    const missRead = units.read / misses;
-    const missWrite = units.write / misses;
+    const missRead = meter.get().read / misses;
+    const missWrite = (meter.get().write + meter.get().indexWrite) / misses;
 
     // Aggregation: the same hot link clicked many times, counted in queue-sized batches.
     const clicks = 10_000;
     for (let i = 0; i < clicks - misses; i++) {
       clicksQueue.send(JSON.stringify({ linkId, accountId: local.demo.accountId, at: new Date().toISOString(), visitor: 'human', redirected: true }));
     }
-    Object.assign(units, { read: 0, write: 0 });
+    meter.reset();
     clicksQueue.consume(handler as never);
     await local.queues.drain();
-    return { missRead, missWrite, perClickWrite: units.write / clicks, clicks, batchSize: 1000 };
+    const { write, indexWrite } = meter.get();
+    return {
+      missRead,
+      missWrite,
+      perClickWrite: (write + indexWrite) / clicks,
+      perClickTable: write / clicks,
+      perClickIndex: indexWrite / clicks,
+      clicks,
+      batchSize: 1000,
+    };
   } finally {
+    meter.close();
     await local.close();
   }
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 /** Installs a Debian package when its command is missing (benchmarks run as root on Debian). */
 export function ensureCommand(command: string, debianPackage: string): void {
@@ -44,6 +45,35 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   });
+}
+
+/** CPU time (user + system) a process has used, in microseconds (Linux /proc). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /s, '')
+    .split(' ');
+  // After "(comm) ": state is field 0, utime field 11, stime field 12, in clock ticks (100 Hz).
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * Resolves once the process has used under 3 % of a core for `quietMs` straight, with the
+ * moment that quiet began (performance.now()): when a backlog is worked off, the process
+ * goes quiet. Watching costs the process nothing, where reading its data would compete
+ * with the work being waited for.
+ */
+export async function quietSince(pid: number, quietMs: number): Promise<number> {
+  const stepMs = 250;
+  let last = cpuMicros(pid);
+  let busyAt = performance.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+    const now = performance.now();
+    const used = cpuMicros(pid);
+    if (used - last > stepMs * 1000 * 0.03) busyAt = now;
+    last = used;
+    if (now - busyAt >= quietMs) return busyAt;
+  }
 }
 
 export interface WrkResult {

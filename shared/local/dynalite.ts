@@ -68,6 +68,8 @@ server.once('error', (error) => parentPort.postMessage({ error: String((error &&
 server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (message) => {
   if (message === 'close') server.close(() => { parentPort.postMessage({ closed: true }); parentPort.close(); });
+  // In a worker, the heap figures are the thread's own.
+  if (message === 'memory') parentPort.postMessage({ memory: process.memoryUsage() });
 });
 `;
 
@@ -79,8 +81,35 @@ function dynaliteModulePath(): string | undefined {
   }
 }
 
+/** dynalite's threads in this process, for threadHeaps(). */
+const threads = new Set<Worker>();
+
+/**
+ * The heap figures of each dynalite thread of this process: the benchmarks' memory probe
+ * (scripts/bench/memory-probe.mjs) reports them beside the main thread's, as
+ * process.memoryUsage() tells only the main thread's heap.
+ */
+export function threadHeaps(): Promise<NodeJS.MemoryUsage[]> {
+  return Promise.all(
+    [...threads].map(
+      (worker) =>
+        new Promise<NodeJS.MemoryUsage>((resolve) => {
+          const onMessage = (message: { memory?: NodeJS.MemoryUsage }) => {
+            if (!message.memory) return;
+            worker.off('message', onMessage);
+            resolve(message.memory);
+          };
+          worker.on('message', onMessage);
+          worker.postMessage('memory');
+        }),
+    ),
+  );
+}
+
 async function startInThread(modulePath: string, options: { path?: string; port?: number }): Promise<LocalDynamo> {
   const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { modulePath, path: options.path, port: options.port ?? 0 } });
+  threads.add(worker);
+  worker.once('exit', () => threads.delete(worker));
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('message', (message: { port?: number; error?: string }) =>
       message.port ? resolve(message.port) : reject(new Error(`dynalite did not start: ${message.error}`)),
