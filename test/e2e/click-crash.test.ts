@@ -4,8 +4,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LocalService } from '../../shared/local/runtime';
-import { formBody } from '../support/local-service';
-import { startServer, stop } from '../support/serve-process';
+import { callApi, startServer, stop } from '../support/serve-process';
 
 /**
  * Kill test of the click path with real processes: redirect load over many codes against
@@ -33,14 +32,7 @@ describe('click counts when the service is killed under redirect load', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const api = async (baseUrl: string, path: string, fields: Record<string, string>) => {
-    const response = await fetch(`${baseUrl}/service/${path}?apiKey=${DEMO_KEY}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: formBody(fields),
-    });
-    return (await response.json()) as { code: number; data: any; message: string };
-  };
+  const api = (baseUrl: string, path: string, fields: Record<string, string>) => callApi(baseUrl, DEMO_KEY, path, fields);
 
   it('counts at least 99 % of the redirects answered before a kill -9, and never more than answered', async () => {
     // Prepare: the links, made through the API.

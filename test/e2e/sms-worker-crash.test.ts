@@ -8,8 +8,7 @@ import type { QueueHandler } from '../../shared/local/queue';
 import type { LocalService } from '../../shared/local/runtime';
 import type { SimulatorGateway } from '../../shared/sms/simulator';
 import { eventually } from '../support/eventually';
-import { formBody } from '../support/local-service';
-import { adminAsync, startServer, stop } from '../support/serve-process';
+import { adminAsync, callApi, startServer, stop } from '../support/serve-process';
 
 /**
  * Fault test with real processes: the service (bin/serve.ts) is killed (SIGKILL) once while
@@ -32,14 +31,7 @@ describe('send pipeline when the service is killed', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const api = async (baseUrl: string, path: string, fields: Record<string, string>) => {
-    const response = await fetch(`${baseUrl}/service/${path}?apiKey=${DEMO_KEY}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: formBody(fields),
-    });
-    return (await response.json()) as { code: number; data: any; message: string };
-  };
+  const api = (baseUrl: string, path: string, fields: Record<string, string>) => callApi(baseUrl, DEMO_KEY, path, fields);
   const statusOf = async (baseUrl: string, id: number) => (await api(baseUrl, 'Message/GetSMSStatus', { ids: String(id) })).data[0];
 
   it('sends a queued message once after a restart and flags the claimed one as ambiguous', async () => {

@@ -60,3 +60,18 @@ export function adminAsync(dataDir: string, ...args: string[]): Promise<{ status
     );
   });
 }
+
+/** One API call to a started server, form-encoded, as clients make it: its envelope. */
+export async function callApi(
+  baseUrl: string,
+  apiKey: string,
+  path: string,
+  fields: Record<string, string>,
+): Promise<{ code: number; data: any; message: string }> {
+  const response = await fetch(`${baseUrl}/service/${path}?apiKey=${apiKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return (await response.json()) as { code: number; data: any; message: string };
+}
