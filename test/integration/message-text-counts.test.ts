@@ -13,7 +13,7 @@ import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { messageUpgrade } from '../../shared/store/message-migration';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { migrate } from '../../shared/store/migration';
-import { sendBeforeTextCounts } from '../support/before-text-counts';
+import { createCampaignOf, sendBeforeTextCounts } from '../support/before-text-counts';
 import { crashingStore } from '../support/crashing-store';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
@@ -59,18 +59,8 @@ function newMessage(id: number, accountId: number, text: string): Message {
   });
 }
 
-async function campaignOf(message: Message): Promise<void> {
-  await new CampaignsRepository(store).create({
-    id: message.campaignId,
-    accountId: message.accountId,
-    messageId: message.id,
-    name: null,
-    status: 'NEW',
-    linkIds: [],
-    createdAt: message.createdAt,
-    sentAt: null,
-    deferredTo: null,
-  });
+function campaignOf(message: Message): Promise<void> {
+  return createCampaignOf(store, message);
 }
 
 /** Sent as SendSmsMessage sends it: its campaign, then the message. */

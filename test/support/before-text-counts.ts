@@ -14,6 +14,18 @@ import { messageCounters } from '../../shared/store/message-keys';
  * counter (`MESSAGES#TEXT#<hash>`) and without `textCounted`.
  */
 export async function sendBeforeTextCounts(store: Store, message: Message): Promise<void> {
+  await createCampaignOf(store, message);
+  const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
+  const { textCounted: _, ...before } = item;
+  const text = messageCounters.text(message.accountId, message.text);
+  const counted = new CountedWrites(store, () => ulid());
+  const marked = counted.mark({ counters: op.counters.filter(({ key }) => key.sk !== text.sk) });
+  await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...before, ...marked.set } }));
+  await counted.finish(keys.message(message.id), marked);
+}
+
+/** The campaign SendSmsMessage creates for a message, before the message itself. */
+export async function createCampaignOf(store: Store, message: Message): Promise<void> {
   await new CampaignsRepository(store).create({
     id: message.campaignId,
     accountId: message.accountId,
@@ -25,11 +37,4 @@ export async function sendBeforeTextCounts(store: Store, message: Message): Prom
     sentAt: null,
     deferredTo: null,
   });
-  const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
-  const { textCounted: _, ...before } = item;
-  const text = messageCounters.text(message.accountId, message.text);
-  const counted = new CountedWrites(store, () => ulid());
-  const marked = counted.mark({ counters: op.counters.filter(({ key }) => key.sk !== text.sk) });
-  await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...before, ...marked.set } }));
-  await counted.finish(keys.message(message.id), marked);
 }
