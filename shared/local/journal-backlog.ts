@@ -185,6 +185,10 @@ interface Header {
 
 /** An entry's value: a JSON header line, then the body as sent (a body may hold newlines, the header never does). */
 function encode(message: Omit<JournaledMessage, 'key'>): string {
+  // A message sent now (every click) has only its send time: written out, as on the redirect's path.
+  if (message.receiveCount === 0 && message.firstReceivedAt === undefined && message.visibleAt === undefined) {
+    return `{"sentAt":${message.sentAt}}\n${message.body}`;
+  }
   const header: Header = { sentAt: message.sentAt };
   if (message.receiveCount > 0) header.receiveCount = message.receiveCount;
   if (message.firstReceivedAt !== undefined) header.firstReceivedAt = message.firstReceivedAt;

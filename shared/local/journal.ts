@@ -29,6 +29,8 @@ export class Journal {
   #writing: Promise<void> = Promise.resolve();
   #failure: unknown;
   #sequence = 0;
+  /** The run's part of every position, made once: a position is made per message sent. */
+  readonly #runPrefix: string;
 
   private constructor(
     db: ClassicLevel<string, string>,
@@ -38,6 +40,7 @@ export class Journal {
     this.#db = db;
     this.#commitMs = commitMs;
     this.#batch = db.batch();
+    this.#runPrefix = run.toString(16).padStart(8, '0');
   }
 
   /** Opens (or creates) the journal in `dir` and starts a new run. */
@@ -51,7 +54,7 @@ export class Journal {
 
   /** A fresh position: the run and a sequence number, fixed-width hex so keys sort in sending order. */
   nextPosition(): string {
-    return this.run.toString(16).padStart(8, '0') + (this.#sequence++).toString(16).padStart(12, '0');
+    return this.#runPrefix + (this.#sequence++).toString(16).padStart(12, '0');
   }
 
   /** Whether a position was given out by an earlier run of the process. */
