@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser';
 import { eventually } from '../support/eventually';
-import { startServer, stop } from '../support/serve-process';
+import { callApi, startServer, stop } from '../support/serve-process';
 
 /** The account's console in Chromium against `npm start` (bin/serve.ts) on a fresh data directory. */
 const DEMO_KEY = 'demo0000000000000000000000000000000key01';
@@ -191,7 +191,10 @@ describe('account console', () => {
       async () => `status ${await status.textContent()}`,
     );
     // The text as the service keeps it: its link shortened to one of the account's.
-    await page.locator('.message-text').filter({ hasText: `Your order has shipped: ${server.baseUrl}/` }).waitFor();
+    await page
+      .locator('.message-text')
+      .filter({ hasText: `Your order has shipped: ${server.baseUrl}/` })
+      .waitFor();
     await watched.screenshot('message');
 
     // Assess: the list finds it by its status
@@ -202,13 +205,62 @@ describe('account console', () => {
     await watched.screenshot('messages');
   });
 
-  it('speaks Russian when the switch says so, and remembers it', async () => {
+  /** Waits until the links table lists exactly these codes, in this order (a page shows the last answer it got). */
+  async function shows(codes: string[]) {
+    let listed: string[] = [];
+    await eventually(
+      async () => {
+        listed = await watched.page.locator('tbody a.code').allTextContents();
+        return JSON.stringify(listed) === JSON.stringify(codes);
+      },
+      { intervalMs: 100, failure: () => `listed ${listed.join(' ')}, expected ${codes.join(' ')}` },
+    );
+  }
+
+  it('pages through the links the search finds and sorts them by code', async () => {
+    // Prepare: 26 links, one more than a page holds
+    const codes: string[] = [];
+    for (let n = 0; n < 26; n++) {
+      const created = await callApi(server.baseUrl, DEMO_KEY, 'Link/Create', {
+        'data[fullLink]': `https://example.com/p/${n}`,
+        'data[comment]': `batch ${n}`,
+      });
+      codes.push(created.data.code);
+    }
+    codes.sort();
     const { page } = watched;
+    await signIn();
+
+    // Act
+    await page.getByLabel('Search').fill('batch');
+    await page.getByLabel('Sort by').selectOption('code');
+    await page.getByLabel('Order').selectOption('ASC');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+
+    // Assess: the first page, then the second
+    await page.getByRole('heading', { name: '26 links' }).waitFor();
+    await page.getByText('Page 1 of 2').waitFor();
+    await shows(codes.slice(0, 25));
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    await shows(codes.slice(25));
+  });
+
+  it('speaks the browser’s language (Russian here), switches to English and remembers it', async () => {
+    // Prepare: a Russian-speaking browser
+    await watched.page.context().close();
+    watched = await browser.newPage({ locale: 'ru-RU' });
+    const { page } = watched;
+
+    // Act / Assess
     await page.goto(`${server.baseUrl}/console/`);
-    await page.getByRole('button', { name: 'RU' }).click();
+    await page.getByRole('heading', { name: 'Вход в консоль' }).waitFor();
     await page.getByLabel('API-ключ').waitFor();
     expect(await page.getAttribute('html', 'lang')).toBe('ru');
+    await page.getByRole('button', { name: 'EN' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
     await page.reload();
-    await page.getByRole('heading', { name: 'Вход в консоль' }).waitFor();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
   });
 });
