@@ -124,6 +124,23 @@ describe('account console', () => {
     await page.getByRole('img', { name: /Chart of clicks and redirects by Hours, in total: clicks 1, redirects 1/ }).waitFor();
   });
 
+  it('shows the API’s reason when it refuses a link, and lists nothing new', async () => {
+    // Prepare
+    const { page } = watched;
+    await signIn();
+    const before = await callApi(server.baseUrl, DEMO_KEY, 'Link/List', {});
+
+    // Act
+    await page.getByLabel('Long URL').fill('javascript:alert(1)');
+    await page.getByRole('button', { name: 'Shorten' }).click();
+
+    // Assess
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Links with the javascript: scheme are not allowed');
+    expect((await callApi(server.baseUrl, DEMO_KEY, 'Link/List', {})).data.totalItemCount).toBe(before.data.totalItemCount);
+  });
+
   it('edits a link (status, comment, expiration) and deletes it after confirming', async () => {
     // Prepare
     const { page } = watched;
