@@ -220,6 +220,13 @@ describe('account console', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('row').filter({ hasText: '447400123450' }).filter({ hasText: 'DELIVRD' }).first().waitFor();
     await watched.screenshot('messages');
+
+    // Assess: a send-time range that excludes it finds nothing, and Reset brings it back
+    await page.getByLabel('Sent from').fill('2099-01-01T00:00');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Nothing matches.').waitFor();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByRole('row').filter({ hasText: '447400123450' }).first().waitFor();
   });
 
   /** Waits until the links table lists exactly these codes, in this order (a page shows the last answer it got). */
