@@ -95,7 +95,6 @@ describe('account console', () => {
     const code = shortLink.split('/').at(-1)!;
     const row = page.getByRole('row').filter({ hasText: 'Spring campaign' });
     expect(await row.getByRole('cell').nth(2).textContent()).toBe('0');
-    await watched.screenshot('links');
 
     // Assess: its page, before any visit
     await row.getByRole('link', { name: code }).click();
@@ -265,6 +264,7 @@ describe('account console', () => {
     await page.getByRole('heading', { name: '26 links' }).waitFor();
     await page.getByText('Page 1 of 2').waitFor();
     await shows(codes.slice(0, 25));
+    await watched.screenshot('links');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2 of 2').waitFor();
     await shows(codes.slice(25));
