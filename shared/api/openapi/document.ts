@@ -27,7 +27,7 @@ export function openApiDocument({ operations = OPERATION_DOCS }: DocumentOptions
     const parameters = requestParameters(operation);
     const path = `/service/${operation.module}/${operation.method}`;
     paths[path] = {
-      post: { ...common(operation), operationId: operationIdOf(operation), requestBody: formBody(parameters) },
+      post: { ...common(operation), operationId: operationIdOf(operation), parameters: sharedParameterRefs(), requestBody: formBody(parameters) },
       get: {
         ...common(operation),
         operationId: `${operationIdOf(operation)}Get`,
@@ -43,7 +43,6 @@ export function openApiDocument({ operations = OPERATION_DOCS }: DocumentOptions
       title: 'shortsms API',
       version: packageJson.version,
       description: INTRODUCTION,
-      license: { name: 'See the repository', identifier: 'MIT' },
     },
     // Relative to the document's own address: whichever host serves /openapi.json is the API's.
     servers: [{ url: '/', description: 'The host this document is served from' }],

@@ -61,6 +61,8 @@ export const OPERATION_DOCS: OperationDoc[] = [
     module: 'Link',
     method: 'Create',
     summary: 'Create a short link',
+    description:
+      '`data[expirationDate]` is `YYYY-MM-DD`: the link works through that day in the account’s zone. `data[fullLink]` may leave out its scheme (`www.example.com` gets `http://`).',
     parameters: v.object({ data: createSchema(SHORT_LINK_HOST) }),
     results: [
       { kind: 'success', when: 'The link is created' },
