@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import packageJson from '../../package.json';
-import { openApiDocument } from '../../shared/api/openapi/document';
+import { openApiDocument, requestParameters } from '../../shared/api/openapi/document';
+import { EXAMPLES } from '../../shared/api/openapi/examples';
+import { OPERATION_DOCS } from '../../shared/api/openapi/operations';
 import { RESULT_CODE } from '../../shared/api/result-codes';
 import { allOperations } from '../../shared/api/routes';
 import { docsFiles } from '../../web/docs/files';
@@ -123,6 +125,12 @@ describe('the OpenAPI document', () => {
     expect(kindsRaisedIn("readParams(schema, params.ids);\nthrow new AppError('forbidden', 'x');")).toEqual(new Set(['limit', 'forbidden']));
     expect(kindsRaisedIn("readParams(entityId('Link not found'), value, 'notFound');")).toEqual(new Set(['notFound']));
     expect(kindsRaisedIn('parseWith(sendSchema, params);')).toEqual(new Set(['invalid']));
+  });
+
+  it('gives every required parameter an example, and names no parameter that does not exist', () => {
+    const parameters = OPERATION_DOCS.flatMap(requestParameters);
+    for (const { name } of parameters.filter(({ required }) => required)) expect(EXAMPLES).toHaveProperty([name]);
+    for (const name of Object.keys(EXAMPLES)) expect(parameters.map((parameter) => parameter.name)).toContain(name);
   });
 
   it('describes the redirect: 302 and the 404, 410 and 451 pages, for GET and HEAD', () => {

@@ -2,6 +2,7 @@ import packageJson from '../../../package.json';
 import { API_VERSIONS, OUTPUT_FORMATS } from '../middleware/transport';
 import { RESULT_CODE } from '../result-codes';
 import { type BracketParameter, bracketParameters, type JsonSchema, jsonSchemaOf } from './convert';
+import { EXAMPLES } from './examples';
 import { OPERATION_DOCS, type OperationDoc } from './operations';
 import { redirectPaths } from './redirect';
 import { fieldErrors } from './responses';
@@ -110,7 +111,20 @@ function sharedParameterRefs() {
 
 /** GET: each bracket parameter under its own name; a list repeats it (`ids[]=1&ids[]=2`). */
 function queryParameter({ name, required, schema }: BracketParameter) {
-  return { name, in: 'query', required, schema, ...(schema.type === 'array' ? { style: 'form', explode: true } : {}) };
+  const example = EXAMPLES[name];
+  return {
+    name,
+    in: 'query',
+    required,
+    schema,
+    ...(schema.type === 'array' ? { style: 'form', explode: true } : {}),
+    ...(example ? { example } : {}),
+  };
+}
+
+/** The field's example, or empty: Swagger UI would fill the field with a made-up sample such as "string". */
+function exampleFor(name: string): string | string[] {
+  return EXAMPLES[name] ?? '';
 }
 
 /** POST: the same names as fields of a URL-encoded form. */
@@ -122,7 +136,7 @@ function formBody(parameters: BracketParameter[]) {
       'application/x-www-form-urlencoded': {
         schema: {
           type: 'object',
-          properties: Object.fromEntries(parameters.map(({ name, schema }) => [name, schema])),
+          properties: Object.fromEntries(parameters.map(({ name, schema }) => [name, { ...schema, examples: [exampleFor(name)] }])),
           required: parameters.filter(({ required }) => required).map(({ name }) => name),
         },
         ...(lists.length > 0 ? { encoding: Object.fromEntries(lists.map(({ name }) => [name, { style: 'form', explode: true }])) } : {}),
