@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -116,6 +117,12 @@ describe('the docs page', () => {
       .concat(['GetSMSStatus', 'List', 'SendSmsMessage'].map((method) => `/service/Message/${method}`));
     expect(rows.sort()).toEqual([...operations.flatMap((path) => [`GET ${path}`, `POST ${path}`]), 'GET /{code}', 'HEAD /{code}'].sort());
     expect(errors).toEqual([]);
+    // For the README, like the console's pictures.
+    if (process.env.SCREENSHOTS === '1') {
+      mkdirSync(join(ROOT, 'docs', 'screenshots'), { recursive: true });
+      await page.locator('#operations-tag-Link').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ROOT, 'docs', 'screenshots', 'openapi-docs.png') });
+    }
   });
 
   // Swagger UI takes a few seconds per click on a busy machine.
