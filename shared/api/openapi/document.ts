@@ -67,7 +67,7 @@ export function openApiDocument({ operations = OPERATION_DOCS }: DocumentOptions
         output: {
           name: 'output',
           in: 'query',
-          description: 'The answer’s format; an unknown one answers code 6.',
+          description: 'The answer’s format: `xml` gives the same envelope as XML (`application/xml`); an unknown one answers code 6.',
           schema: { type: 'string', enum: OUTPUT_FORMATS, default: 'json' },
         },
         api: {
