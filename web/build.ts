@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { docsFiles } from './docs/files';
 
 /** What the web build produces: URL path (e.g. `/console/app.js`) → the file's bytes and type. */
 export type WebFiles = Map<string, { body: Buffer; contentType: string }>;
@@ -57,11 +58,6 @@ export async function buildWeb(options: { minify?: boolean; root?: string } = {}
     if (name === 'app.js') files.set('/console/app.js', { body: Buffer.from(output.contents), contentType: JS });
     else if (name === 'app.css') files.set('/console/app.css', { body: Buffer.from(output.contents), contentType: CSS });
   }
-  for (const [path, file] of await docsFiles()) files.set(path, file);
+  for (const [path, file] of await docsFiles({ root })) files.set(path, file);
   return files;
-}
-
-/** The OpenAPI document and its docs page (web/docs/files.ts takes this place once it exists). */
-async function docsFiles(): Promise<WebFiles> {
-  return new Map();
 }

@@ -86,9 +86,9 @@ function withoutSlashes(path: string): string {
 
 const NO_STORE = 'private, no-store';
 
-type Outcome = LinkVerdict | 'unknown' | 'unserializable';
+export type Outcome = LinkVerdict | 'unknown' | 'unserializable';
 
-const PAGES: Record<Exclude<Outcome, 'redirect'>, { status: number; title: string; text: string }> = {
+export const PAGES: Record<Exclude<Outcome, 'redirect'>, { status: number; title: string; text: string }> = {
   unknown: { status: 404, title: 'Link not found', text: 'This short link does not exist. Check that it was typed in full.' },
   inactive: { status: 404, title: 'Link not found', text: 'This short link does not exist. Check that it was typed in full.' },
   blocked: { status: 451, title: 'Link unavailable', text: 'This short link has been blocked by our moderators.' },

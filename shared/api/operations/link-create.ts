@@ -13,7 +13,7 @@ export interface LinkCreateDeps {
 }
 
 // A required key that is missing is reported with the object's message; fullLink is the only one.
-const createSchema = (shortLinkHost: string) =>
+export const createSchema = (shortLinkHost: string) =>
   v.object(
     {
       fullLink: v.pipe(

@@ -7,7 +7,7 @@ export interface LinkDeleteDeps {
   links: Pick<LinkService, 'delete'>;
 }
 
-const idsSchema = idList('ids must be a list of link ids');
+export const idsSchema = idList('ids must be a list of link ids');
 
 /** Link/Delete: `ids` as `ids[]`, `ids[0]` or a comma string. Returns processed / notProcessed. */
 export const linkDelete: Operation<LinkDeleteDeps> = async ({ params, account, deps: { links } }) => {

@@ -12,9 +12,12 @@ export interface LinkGetLinksDeps {
 }
 
 /** Link/GetLinks: the links of the account's campaign, with click and redirect counts. */
+/** `campaignId`: any text that is no entity id names no campaign of the account. */
+export const campaignIdSchema = entityId('Campaign not found');
+
 export const linkGetLinks: Operation<LinkGetLinksDeps> = async ({ params, account, deps: { messageQueries, links } }) => {
   if (!isGiven(params.campaignId)) throw new AppError('missingParameter', 'The campaignId parameter is required');
-  const campaignId = readParams(entityId('Campaign not found'), params.campaignId, 'notFound');
+  const campaignId = readParams(campaignIdSchema, params.campaignId, 'notFound');
   return (await messageQueries.campaignLinks(account, campaignId)).map((link) => ({
     id: link.id,
     code: link.code,

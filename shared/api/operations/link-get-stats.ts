@@ -13,7 +13,7 @@ export interface LinkGetStatsDeps {
 const IDS_MESSAGE = 'ids must be a list of link ids';
 const TYPE_MESSAGE = `type must be one of ${STATS_TYPES.join(', ')}`;
 
-function statsSchema(zone: string) {
+export function statsSchema(zone: string) {
   return v.pipe(
     v.object({
       ids: v.pipe(

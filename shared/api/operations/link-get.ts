@@ -11,7 +11,7 @@ export interface LinkGetDeps {
 const REF_NAMES = ['id', 'code', 'shortLink'] as const;
 
 /** The one reference given, by name; its value trimmed. */
-const refSchema = v.pipe(
+export const refSchema = v.pipe(
   v.record(v.string(), v.unknown()),
   v.transform((params) => REF_NAMES.filter((name) => isGiven(params[name])).map((name) => ({ name, value: params[name] }))),
   v.length(1, 'Pass exactly one of id, code or shortLink'),

@@ -12,7 +12,7 @@ export interface LinkListDeps {
 const SORT_FIELDS: readonly LinkSortField[] = ['createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink'];
 
 /** The parameters of Link/List; times are read in the account's zone. */
-function linkListSchema(zone: string) {
+export function linkListSchema(zone: string) {
   return v.object({
     criteria: criteriaOf({
       query: v.optional(

@@ -9,7 +9,10 @@ export interface LinkUpdateDeps {
   links: Pick<LinkService, 'update' | 'shortLinkOf'>;
 }
 
-const updateSchema = v.object({
+/** `id`: any text that is no entity id names no link. */
+export const idSchema = entityId('Link not found');
+
+export const updateSchema = v.object({
   status: v.optional(linkStatus),
   // Absent means "no longer expires" (interface spec §4.7), not "unchanged".
   expirationDate: v.optional(expirationDate, ''),
@@ -21,7 +24,7 @@ export const linkUpdate: Operation<LinkUpdateDeps> = async ({ params, account, d
   if (!isGiven(params.id)) throw new AppError('missingParameter', 'The id parameter is required');
   // As in Link/Get: an id in another shape (`id[]=1`) breaks the one-link limit; any other
   // text is no link's id.
-  const id = readParams(entityId('Link not found'), readParams(v.string('id must be a single value'), params.id), 'notFound');
+  const id = readParams(idSchema, readParams(v.string('id must be a single value'), params.id), 'notFound');
   // `data=` is how PHP clients send a parameter they do not set: no fields, like no data at all.
   const data = isGiven(params.data) ? params.data : {};
   if (!isRecord(data)) throw new AppError('invalid', 'data must carry fields such as data[status]', { data: ['Expected fields'] });

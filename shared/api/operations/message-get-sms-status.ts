@@ -11,7 +11,7 @@ export interface MessageGetSmsStatusDeps {
 
 export const MAX_STATUS_IDS = 100;
 
-const idsSchema = v.optional(
+export const idsSchema = v.optional(
   v.pipe(idList('ids must be a list of message ids'), v.maxLength(MAX_STATUS_IDS, `At most ${MAX_STATUS_IDS} message ids per request`)),
   '',
 );

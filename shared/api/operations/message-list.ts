@@ -31,7 +31,7 @@ const ids = (name: string) => {
 const trimmed = (name: string) => v.optional(v.pipe(criterion(name), v.trim()));
 
 /** The parameters of Message/List, in the order they are checked; times are read in the account's zone. */
-function messageListSchema(zone: string) {
+export function messageListSchema(zone: string) {
   return v.object({
     withNumberInfo: v.optional(
       v.pipe(v.string('withNumberInfo must be a single value'), v.trim(), v.picklist(['0', '1'], 'withNumberInfo must be 0 or 1')),

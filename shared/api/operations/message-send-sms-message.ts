@@ -13,7 +13,7 @@ export interface MessageSendDeps {
   sending: { send(account: Account, input: SendInput): Promise<{ campaignId: number; messageId: number; status: 1 | 2 }> };
 }
 
-const sendSchema = v.object({
+export const sendSchema = v.object({
   recipient: v.string('Recipient must be a single value'),
   text: v.pipe(
     text('Text must be text'),
@@ -29,7 +29,7 @@ const sendSchema = v.object({
   ),
 });
 
-const paramsSchema = v.object({
+export const paramsSchema = v.object({
   name: v.optional(
     v.pipe(
       text('Campaign name must be text'),
