@@ -252,11 +252,12 @@ export class JournalBacklog implements JournalPart {
         continue;
       }
       for (const [key, value] of await this.#journal.read(this.#range, this.#after, groups)) {
-        const position = key.slice(this.#queue.length + 1, key.lastIndexOf(':'));
+        const colon = key.lastIndexOf(':');
+        const position = key.slice(this.#queue.length + 1, colon > this.#queue.length ? colon : undefined);
         const state = this.#states.get(position);
         this.#states.delete(position);
         const group = JournalGroup.decode(this.#queue, key, value, state, this.#journal.isEarlierRun(position));
-        this.#after = `${this.#queue}!${position};`;
+        this.#after = group.legacyKey ?? `${this.#queue}!${position};`;
         const indices: number[] = [];
         for (let index = 0; index < group.count; index++) if (!group.isFinished(index)) indices.push(index);
         this.#partial = { group, indices, next: 0 };
@@ -321,5 +322,7 @@ export class JournalBacklog implements JournalPart {
 
 /** The message ids a queue gives journaled messages: stable across runs, from the queue's name, the group's position and the place in it. */
 export function journaledMessageId(entry: JournalEntry): string {
+  // A message of the previous version keeps its id, so a consumer that recorded it recognises it.
+  if (entry.group.legacyKey !== undefined) return `${entry.group.queue}-${entry.group.position}`;
   return `${entry.group.queue}-${entry.group.position}-${entry.index}`;
 }

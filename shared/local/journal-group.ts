@@ -26,6 +26,8 @@ export class JournalGroup {
   stateWritten = false;
   /** Something to write at the next commit (listed in its backlog's changes). */
   changed = false;
+  /** The key of a message journaled by the previous version, one entry per message: it keeps its key and its message id. */
+  legacyKey: string | undefined;
 
   constructor(
     readonly queue: string,
@@ -35,7 +37,7 @@ export class JournalGroup {
   ) {}
 
   get key(): string {
-    return `${this.queue}!${this.position}:${this.count.toString(16)}`;
+    return this.legacyKey ?? `${this.queue}!${this.position}:${this.count.toString(16)}`;
   }
 
   get stateKey(): string {
@@ -107,6 +109,11 @@ export class JournalGroup {
   static decode(queue: string, key: string, value: string, state: string | undefined, earlierRun: boolean): JournalGroup {
     const at = key.indexOf('!');
     const colon = key.lastIndexOf(':');
+    if (colon < at) {
+      const legacy = JournalGroup.#decodeLegacy(queue, key, value, earlierRun);
+      if (state !== undefined) legacy.applyState(state);
+      return legacy;
+    }
     const group = new JournalGroup(queue, key.slice(at + 1, colon), earlierRun);
     const newline = value.indexOf('\n');
     const header = JSON.parse(value.slice(0, newline)) as GroupHeader;
@@ -120,6 +127,19 @@ export class JournalGroup {
     group.open = false;
     group.written = true;
     if (state !== undefined) group.applyState(state);
+    return group;
+  }
+
+  /** An entry of the previous version: one message, a JSON header line (its send time and recorded receives), then its body. */
+  static #decodeLegacy(queue: string, key: string, value: string, earlierRun: boolean): JournalGroup {
+    const group = new JournalGroup(queue, key.slice(key.indexOf('!') + 1), earlierRun);
+    group.legacyKey = key;
+    const newline = value.indexOf('\n');
+    const header = JSON.parse(value.slice(0, newline)) as { sentAt: number; receiveCount?: number; firstReceivedAt?: number; visibleAt?: number };
+    group.add(value.slice(newline + 1), header.sentAt, header.visibleAt);
+    if (header.receiveCount) group.receives = new Map([[0, [header.receiveCount, header.firstReceivedAt ?? header.sentAt]]]);
+    group.open = false;
+    group.written = true;
     return group;
   }
 
@@ -143,9 +163,10 @@ export class JournalGroup {
     return count;
   }
 
-  /** The number of messages a group's key says it holds. */
+  /** The number of messages a group's key says it holds (an entry of the previous version holds one). */
   static countOf(key: string): number {
-    return Number.parseInt(key.slice(key.lastIndexOf(':') + 1), 16);
+    const colon = key.lastIndexOf(':');
+    return colon < key.indexOf('!') ? 1 : Number.parseInt(key.slice(colon + 1), 16);
   }
 }
 

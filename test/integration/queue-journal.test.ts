@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { ClassicLevel } from 'classic-level';
 import { commitWindowMs, Journal } from '../../shared/local/journal';
 import { JournalBacklog } from '../../shared/local/journal-backlog';
 import { JournalGroup } from '../../shared/local/journal-group';
@@ -160,6 +161,38 @@ describe('local queue journal', () => {
     expect(seen.filter((record) => record.messageId !== idsBefore.get(record.body))).toEqual([]);
     expect(q3.depth).toBe(0);
     await q3.stop();
+  });
+
+  it("delivers what the previous version's journal holds (one entry a message) with the message ids it gave, then deletes it", async () => {
+    // Prepare: two messages as the previous version wrote them, one received twice already.
+    const legacy = new ClassicLevel<string, string>(dir);
+    await legacy.batch([
+      { type: 'put', key: '~run', value: '1' },
+      { type: 'put', key: 'clicks!00000001000000000000', value: '{"sentAt":1000}\nfirst' },
+      { type: 'put', key: 'clicks!00000001000000000001', value: '{"sentAt":2000,"receiveCount":2,"firstReceivedAt":2500}\nsecond\nline' },
+    ]);
+    await legacy.close();
+
+    // Act
+    const { journal, queue } = await run();
+    const q = await queue({ name: 'clicks' });
+    const depth = q.depth;
+    const seen: SQSRecord[] = [];
+    q.consume(async (event) => {
+      seen.push(...event.Records);
+    });
+    await q.drain();
+    await journal.flush();
+
+    // Assess
+    expect(depth).toBe(2);
+    expect(records(seen)).toEqual([
+      { body: 'first', id: 'clicks-00000001000000000000', receiveCount: '2', firstReceived: 1000, sent: 1000 },
+      { body: 'second\nline', id: 'clicks-00000001000000000001', receiveCount: '3', firstReceived: 2500, sent: 2000 },
+    ]);
+    expect(await journal.read(Journal.range('clicks'), undefined, 10)).toEqual([]);
+    expect(await journal.read(Journal.stateRange('clicks'), undefined, 10)).toEqual([]);
+    await q.stop();
   });
 
   it('keeps a dead-lettered message in the dead-letter queue across a restart, and only there', async () => {
