@@ -1,23 +1,5 @@
 import { Journal, type JournalPart, type JournalWrite } from './journal';
-import { JournalGroup, MAX_GROUP } from './journal-group';
-
-/** Where a message is kept in the journal: its group and its place there. */
-export interface JournalEntry {
-  readonly group: JournalGroup;
-  readonly index: number;
-}
-
-/** A message of a queue as its journal keeps it. */
-export interface JournaledMessage {
-  entry: JournalEntry;
-  body: string;
-  sentAt: number;
-  /** Receives recorded so far: 0 for a message never received, at least 1 for one of an earlier run. */
-  receiveCount: number;
-  firstReceivedAt: number | undefined;
-  /** For a delayed send, when it may first be received. */
-  visibleAt: number | undefined;
-}
+import { type JournalEntry, type JournaledMessage, JournalGroup, MAX_GROUP } from './journal-group';
 
 /** Messages of one group in the window, in order: all of a group sent now, or what a read from disk brought of one. */
 interface Segment {
@@ -32,17 +14,13 @@ interface Segment {
 /**
  * One queue's messages not received yet, on disk in the journal with a window of them in
  * memory. What is sent in one commit window is one group, written as one entry (see
- * JournalGroup); what becomes of its messages (finished, received again) is kept in
- * memory and written as the group's small state entry in the next commit, and both
- * entries are deleted once all of them are finished.
- *
+ * JournalGroup); what becomes of its messages (finished, received again) is written as the
+ * group's small state entry in the next commit, and both go once all of them are finished.
  * A backlog of any length (a consumer that is off or behind) holds at most `window`
  * messages in memory; the rest are read from disk, in the order sent, as the window
- * empties. A group sent while the window has room and nothing waits on disk is taken
- * straight into the window, up to its room; once the window is full, what follows is
- * kept only until it is written. The window is always the oldest part: everything after
- * it is on disk (or in the commit being gathered).
- *
+ * empties. A group sent while the window has room and nothing waits on disk goes straight
+ * into the window, up to its room; what follows is kept only until it is written. The
+ * window is always the oldest part: everything after it is on disk (or being gathered).
  * Messages of an earlier run (the process stopped or was killed) come back with at least
  * one receive recorded, so they are delivered as redeliveries: their first receive may
  * have happened, and a consumer looks them up in what it has recorded.
@@ -318,11 +296,4 @@ export class JournalBacklog implements JournalPart {
     group.changed = true;
     this.#changed.push(group);
   }
-}
-
-/** The message ids a queue gives journaled messages: stable across runs, from the queue's name, the group's position and the place in it. */
-export function journaledMessageId(entry: JournalEntry): string {
-  // A message of the previous version keeps its id, so a consumer that recorded it recognises it.
-  if (entry.group.legacyKey !== undefined) return `${entry.group.queue}-${entry.group.position}`;
-  return `${entry.group.queue}-${entry.group.position}-${entry.index}`;
 }

@@ -186,3 +186,28 @@ interface GroupState {
   f?: string;
   r?: [number, number, number][];
 }
+
+/** Where a message is kept in the journal: its group and its place there. */
+export interface JournalEntry {
+  readonly group: JournalGroup;
+  readonly index: number;
+}
+
+/** A message of a queue as its journal keeps it. */
+export interface JournaledMessage {
+  entry: JournalEntry;
+  body: string;
+  sentAt: number;
+  /** Receives recorded so far: 0 for a message never received, at least 1 for one of an earlier run. */
+  receiveCount: number;
+  firstReceivedAt: number | undefined;
+  /** For a delayed send, when it may first be received. */
+  visibleAt: number | undefined;
+}
+
+/** The message ids a queue gives journaled messages: stable across runs, from the queue's name, the group's position and the place in it. */
+export function journaledMessageId(entry: JournalEntry): string {
+  // A message of the previous version keeps its id, so a consumer that recorded it recognises it.
+  if (entry.group.legacyKey !== undefined) return `${entry.group.queue}-${entry.group.position}`;
+  return `${entry.group.queue}-${entry.group.position}-${entry.index}`;
+}

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
-import { type JournalBacklog, type JournalEntry, type JournaledMessage, journaledMessageId } from './journal-backlog';
+import type { JournalBacklog } from './journal-backlog';
+import { type JournalEntry, type JournaledMessage, journaledMessageId } from './journal-group';
 import { lambdaContext } from './lambda-context';
 import { type QueueHandler, sqsEvent } from './sqs-event';
 
