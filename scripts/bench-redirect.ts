@@ -92,6 +92,7 @@ function printLongTail(run: LongTailResult): void {
   );
   console.log(`  counted:    ${(run.answered / total).toFixed(0)} clicks/s from the start of the load until every answered click was counted`);
   console.log(`  drained:    every answered click counted ${run.drainSeconds.toFixed(1)} s after the load ended (target ≤ 10 s after 60 s)`);
+  console.log(`  quiet:      the service went quiet ${run.quietSeconds.toFixed(1)} s after the load ended (the clickCnt order's rank pass included)`);
   console.log(
     `  ${'RssAnon'.padStart(21)}${'ratio'.padStart(7)}${'RssFile'.padStart(9)}   heap used/total, external, array buffers (main thread); heap used/total (dynalite thread)`,
   );

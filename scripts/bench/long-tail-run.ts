@@ -5,6 +5,7 @@ import { ENDPOINT_FILE } from '../../shared/local/runtime';
 import { AccountsRepository } from '../../shared/store/accounts-repo';
 import { createStore } from '../../shared/store/client';
 import { LinksRepository } from '../../shared/store/links-repo';
+import { CountedBatches } from './counted-batches';
 import { type Memory, readMemory, watchProbe } from './memory';
 import { seedLinks } from './seed-links';
 import { quietSince, runWrk, startProcess, stopProcess, type WrkResult } from './tools';
@@ -24,15 +25,19 @@ export interface LongTailResult {
   answered: number;
   /** Seconds from the end of the load until every answered click was counted. */
   drainSeconds: number;
+  /** Seconds from the end of the load until the service went quiet (the clickCnt order's rank pass included). */
+  quietSeconds: number;
   memory: { start: Memory; load: Memory; drain: Memory };
 }
 
 /**
  * The long-tail shape SMS links give: `bin/serve.ts` on a fresh data directory with its
  * consumers on and the default link cache (5 s), `codes` links seeded in its table, then
- * wrk requesting random codes for `seconds`; then the wait until every answered click
- * shows in the links' totals, read through LinksRepository.getMany (the links' click
- * counts, whatever items hold them) once the service has gone quiet. Anonymous memory (RssAnon in /proc/PID/status: the
+ * wrk requesting random codes for `seconds`; then the wait until every answered click is
+ * counted: the click batches found done are read every half second (CountedBatches), and
+ * once the service has gone quiet the links' totals are read through
+ * LinksRepository.getMany (the links' click counts, whatever items hold them) to confirm
+ * it. Anonymous memory (RssAnon in /proc/PID/status: the
  * heaps, buffers and native allocations, without the LevelDB files the kernel maps) is
  * read after the start (links seeded, no redirect yet), right after the load, and once
  * the clicks are counted, with no forced collection.
@@ -60,24 +65,31 @@ export async function longTailRun(work: string, options: LongTailOptions): Promi
     const counted = async () => (await repository.getMany(ids)).reduce((sum, link) => sum + link.clickCnt, 0);
 
     const start = await memory();
+    const batches = new CountedBatches(store, new Date());
     const wrk = runWrk(service.match[1]!, codesFile, { seconds: options.seconds, connections: options.connections, threads: 1 });
     const loadEnded = performance.now();
     const load = await memory();
     const answered = wrk.requests - wrk.non2xx3xx;
-    // Reading 10,000 links' counts is work for the service's dynalite: the counts are read
-    // once the service has gone quiet (the backlog worked off), and the drain ends when it
-    // went quiet. Requests wrk gave up on at the end may be counted too: every answered
-    // one, at least.
+    // The drain ends when the batches found done hold every answered click (requests wrk
+    // gave up on at the end may be counted too: every answered one, at least). The service
+    // may go on working after that (the rank pass of the clickCnt order starts at the next
+    // sweep once the click queue holds no more than a batch), so it goes quiet later.
     let drained: number | undefined;
     while (drained === undefined) {
-      const quiet = await quietSince(service.child.pid!, 3000);
-      const reading = await counted();
-      if (reading >= answered) drained = quiet;
-      else if (performance.now() - loadEnded > options.drainLimitMs)
-        throw new Error(`Clicks not counted ${options.drainLimitMs / 1000} s after the load: ${reading} of ${answered}`);
+      const now = performance.now();
+      if ((await batches.counted()) >= answered) drained = now;
+      else if (now - loadEnded > options.drainLimitMs) {
+        throw new Error(`Clicks not counted ${options.drainLimitMs / 1000} s after the load: ${await batches.counted()} of ${answered}`);
+      } else await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    // Reading 10,000 links' counts is work for the service's dynalite: they are read once it
+    // has gone quiet, to confirm what the batches said.
+    const quiet = await quietSince(service.child.pid!, 3000);
+    const reading = await counted();
+    if (reading < answered) throw new Error(`The links' totals hold ${reading} clicks of the ${answered} their batches counted`);
     const drainSeconds = Math.max(0, drained - loadEnded) / 1000;
-    return { wrk, answered, drainSeconds, memory: { start, load, drain: await memory() } };
+    const quietSeconds = Math.max(0, quiet - loadEnded) / 1000;
+    return { wrk, answered, drainSeconds, quietSeconds, memory: { start, load, drain: await memory() } };
   } finally {
     store.db.destroy();
     await stopProcess(service.child);

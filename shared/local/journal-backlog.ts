@@ -1,67 +1,89 @@
-import { Journal } from './journal';
+import { Journal, type JournalPart, type JournalWrite } from './journal';
+import { type JournalEntry, type JournaledMessage, JournalGroup, MAX_GROUP } from './journal-group';
 
-/** A message of a queue as its journal entry keeps it. */
-export interface JournaledMessage {
-  /** The journal key: `<queue>!<position>`. */
-  key: string;
-  body: string;
-  sentAt: number;
-  /** Receives recorded so far: 0 for a message never received, at least 1 for one of an earlier run. */
-  receiveCount: number;
-  firstReceivedAt: number | undefined;
-  /** For a delayed send, when it may first be received. */
-  visibleAt: number | undefined;
+/** Messages of one group in the window, in order: all of a group sent now, or what a read from disk brought of one. */
+interface Segment {
+  group: JournalGroup;
+  bodies: string[];
+  sentAt: number[];
+  /** Each message's index in its group, when they are not 0, 1, 2, … (finished ones left out, or a later part). */
+  indices: number[] | undefined;
+  next: number;
 }
 
 /**
  * One queue's messages not received yet, on disk in the journal with a window of them in
- * memory: a backlog of any length (a consumer that is off or behind) holds at most
- * `window` messages in memory, and the rest are read from disk, in the order sent, as
- * the window empties. A message sent while the window has room and nothing waits on disk
- * goes straight into the window; otherwise only to disk. The window is always the oldest
- * part: everything after its last key is on disk (or in the commit being gathered).
- *
+ * memory. What is sent in one commit window is one group, written as one entry (see
+ * JournalGroup); what becomes of its messages (finished, received again) is written as the
+ * group's small state entry in the next commit, and both go once all of them are finished.
+ * A backlog of any length (a consumer that is off or behind) holds at most `window`
+ * messages in memory; the rest are read from disk, in the order sent, as the window
+ * empties. A group sent while the window has room and nothing waits on disk goes straight
+ * into the window, up to its room; what follows is kept only until it is written. The
+ * window is always the oldest part: everything after it is on disk (or being gathered).
  * Messages of an earlier run (the process stopped or was killed) come back with at least
  * one receive recorded, so they are delivered as redeliveries: their first receive may
  * have happened, and a consumer looks them up in what it has recorded.
  */
-export class JournalBacklog {
+export class JournalBacklog implements JournalPart {
   readonly #journal: Journal;
   readonly #queue: string;
   readonly #range: { gte: string; lt: string };
   readonly #capacity: number;
-  #window: JournaledMessage[] = [];
+  readonly #maxGroup: number;
+  #segments: Segment[] = [];
   #head = 0;
-  /** Messages journaled after the window's last key, not in memory. */
+  #ready = 0;
+  /** Messages journaled after the window, not in memory. */
   #onDisk: number;
-  /** The last key read into (or put straight into) the window; reads resume after it. */
-  #lastKey: string | undefined;
+  /** The group gathering what is sent, until the next commit. */
+  #open: JournalGroup | undefined;
+  #openInWindow = false;
+  /** Groups with something to write at the next commit, and how many changes they gathered. */
+  #changed: JournalGroup[] = [];
+  #pending = 0;
+  /** Reads resume after this key: the last group read into (or sent straight into) the window. */
+  #after: string | undefined;
+  /** A group read from disk that did not fit in the window: the rest of it, for the next read. */
+  #partial: { group: JournalGroup; indices: number[]; next: number } | undefined;
+  /** State entries found at the start, by position, until their group is read. */
+  readonly #states: Map<string, string>;
   #refilling: Promise<void> | undefined;
   #onRefill: () => void = () => undefined;
 
-  private constructor(journal: Journal, queue: string, capacity: number, onDisk: number) {
+  private constructor(journal: Journal, queue: string, capacity: number, onDisk: number, states: Map<string, string>) {
     this.#journal = journal;
     this.#queue = queue;
     this.#range = Journal.range(queue);
     this.#capacity = capacity;
+    this.#maxGroup = Math.min(MAX_GROUP, capacity);
     this.#onDisk = onDisk;
+    this.#states = states;
+    journal.register(this);
   }
 
-  /** The queue's backlog as the journal holds it, its first window read. */
+  /** The queue's backlog as the journal holds it (sized from its keys and state entries), its first window read. */
   static async open(journal: Journal, queue: string, options: { window: number }): Promise<JournalBacklog> {
-    const backlog = new JournalBacklog(journal, queue, options.window, await journal.count(Journal.range(queue)));
+    const states = new Map<string, string>();
+    let onDisk = 0;
+    for (const [key, value] of await journal.read(Journal.stateRange(queue), undefined, Infinity)) {
+      states.set(key.slice(queue.length + 1), value);
+      onDisk -= JournalGroup.finishedIn(value);
+    }
+    for await (const key of journal.scanKeys(Journal.range(queue))) onDisk += JournalGroup.countOf(key);
+    const backlog = new JournalBacklog(journal, queue, options.window, onDisk, states);
     await backlog.refill();
     return backlog;
   }
 
   /** Messages not received yet, in memory or on disk. */
   get size(): number {
-    return this.#window.length - this.#head + this.#onDisk;
+    return this.#ready + this.#onDisk;
   }
 
   /** Messages that can be taken now, without reading the disk. */
   get ready(): number {
-    return this.#window.length - this.#head;
+    return this.#ready;
   }
 
   /** The most messages the window holds. */
@@ -74,47 +96,66 @@ export class JournalBacklog {
     return this.#onDisk;
   }
 
+  get pending(): number {
+    return this.#pending;
+  }
+
   /** Called when a read from disk has put messages in the window. */
   onRefill(listener: () => void): void {
     this.#onRefill = listener;
   }
 
-  /** A message sent now; with `visibleAt`, a delayed send, which the queue holds back when it takes it. */
+  /** A message sent now; with `visibleAt`, a delayed send, which the queue holds back when it takes it. The redirect's path: no IO. */
   append(body: string, at: number, visibleAt?: number): void {
     if (!body.isWellFormed()) throw new Error('A message body must be well-formed Unicode text');
-    const message = { body, sentAt: at, receiveCount: 0, firstReceivedAt: undefined, visibleAt };
-    const key = `${this.#queue}!${this.#journal.nextPosition()}`;
-    this.#journal.put(key, encode(message));
-    if (this.#onDisk === 0 && this.ready < this.#capacity) {
-      this.#window.push({ key, ...message });
-      this.#lastKey = key;
-    } else {
-      this.#onDisk++;
-    }
+    this.#journal.changed();
+    const group = this.#open ?? this.#openGroup();
+    group.add(body, at, visibleAt);
+    this.#pending++;
+    if (this.#openInWindow) this.#ready++;
+    else this.#onDisk++;
+    if (group.count === this.#maxGroup || (this.#openInWindow && this.#ready === this.#capacity)) this.#close();
   }
 
   /** Records a message's receives again (a redelivery), so a restart counts them. */
-  update(message: JournaledMessage): void {
-    this.#journal.put(message.key, encode(message));
+  update(entry: JournalEntry, receiveCount: number, firstReceivedAt: number): void {
+    entry.group.receives ??= new Map();
+    entry.group.receives.set(entry.index, [receiveCount, firstReceivedAt]);
+    this.#change(entry.group);
   }
 
-  remove(key: string): void {
-    this.#journal.del(key);
+  /** A message finished (or dead-lettered): the next commit records it, and deletes its group once all of it is. */
+  remove(entry: JournalEntry): void {
+    if (entry.group.finish(entry.index)) this.#change(entry.group);
   }
 
   /** The oldest message in the window, removed from it; undefined when the window is empty. */
   take(): JournaledMessage | undefined {
-    if (this.ready === 0) return undefined;
-    // biome-ignore lint/style/noNonNullAssertion: ready > 0, so #head indexes a message.
-    const message = this.#window[this.#head++]!;
-    if (this.#head === this.#window.length) {
-      this.#window = [];
-      this.#head = 0;
-    } else if (this.#head > 1024 && this.#head * 2 > this.#window.length) {
-      this.#window = this.#window.slice(this.#head);
+    if (this.#ready === 0) return undefined;
+    // biome-ignore-start lint/style/noNonNullAssertion: ready > 0, so a segment from #head on has a message left.
+    let segment = this.#segments[this.#head]!;
+    while (segment.next === segment.bodies.length) segment = this.#segments[++this.#head]!;
+    const at = segment.next++;
+    const { group } = segment;
+    const index = segment.indices === undefined ? at : segment.indices[at]!;
+    const sentAt = segment.sentAt[at]!;
+    const recorded = group.receives?.get(index);
+    const message: JournaledMessage = {
+      entry: { group, index },
+      body: segment.bodies[at]!,
+      sentAt,
+      // Its first receive may have happened before the stop, unrecorded, no later than its send.
+      receiveCount: group.earlierRun ? Math.max(1, recorded?.[0] ?? 0) : (recorded?.[0] ?? 0),
+      firstReceivedAt: recorded?.[1] ?? (group.earlierRun ? sentAt : undefined),
+      visibleAt: group.visibleAt?.get(index),
+    };
+    // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
+    this.#ready--;
+    if (this.#head > 64 && this.#head * 2 > this.#segments.length) {
+      this.#segments = this.#segments.slice(this.#head);
       this.#head = 0;
     }
-    if (this.#onDisk > 0 && this.ready * 2 <= this.#capacity) {
+    if (this.#onDisk > 0 && this.#ready * 2 <= this.#capacity) {
       // Read in the background; a failed read is tried again by the next take.
       this.refill().catch((error: unknown) =>
         console.error(JSON.stringify({ level: 'ERROR', message: 'Queue journal read failed', queue: this.#queue, error: String(error) })),
@@ -125,7 +166,33 @@ export class JournalBacklog {
 
   /** Bodies in the window, oldest first (what is on disk is not read for this). */
   peekAll(): string[] {
-    return this.#window.slice(this.#head).map((message) => message.body);
+    return this.#segments.slice(this.#head).flatMap((segment) => segment.bodies.slice(segment.next));
+  }
+
+  /** Hands the journal this window's writes: each group sent (one entry), the states that changed, the groups all finished. */
+  collect(writes: JournalWrite[]): void {
+    this.#close();
+    for (const group of this.#changed) {
+      group.changed = false;
+      if (group.done) {
+        if (group.written) writes.push({ type: 'del', key: group.key });
+        if (group.stateWritten) writes.push({ type: 'del', key: group.stateKey });
+        continue;
+      }
+      if (!group.written) {
+        writes.push({ type: 'put', key: group.key, value: group.encode() });
+        group.written = true;
+        // The window's segment keeps what it needs; a group beyond the window is on disk only from now on.
+        group.bodies = undefined;
+        group.sentAt = undefined;
+      }
+      if (group.hasState) {
+        writes.push({ type: 'put', key: group.stateKey, value: group.encodeState() });
+        group.stateWritten = true;
+      }
+    }
+    this.#changed = [];
+    this.#pending = 0;
   }
 
   /**
@@ -140,58 +207,93 @@ export class JournalBacklog {
   }
 
   async #read(): Promise<void> {
-    while (this.#onDisk > 0 && this.ready < this.#capacity) {
+    while (this.#onDisk > 0 && this.#ready < this.#capacity) {
+      if (this.#partial) {
+        this.#fill(this.#partial);
+        continue;
+      }
       await this.#journal.flush();
-      const entries = await this.#journal.read(this.#range, this.#lastKey, Math.min(this.#capacity - this.ready, this.#onDisk));
+      // Whole groups as far as they fit in the window's room (their counts are in their keys), at least one.
+      const room = this.#capacity - this.#ready;
+      const keys = await this.#journal.keys(this.#range, this.#after, 256);
+      let fits = 0;
+      let groups = 0;
+      for (const key of keys) {
+        const count = JournalGroup.countOf(key);
+        if (groups > 0 && fits + count > room) break;
+        fits += count;
+        groups++;
+      }
       // Nothing yet: what is missing was sent after that commit, and comes with the next.
-      if (entries.length === 0) {
+      if (groups === 0) {
         if (this.#journal.pending === 0) return;
         continue;
       }
-      for (const [key, value] of entries) this.#window.push(this.#decode(key, value));
-      this.#lastKey = entries.at(-1)?.[0];
-      this.#onDisk -= entries.length;
-      this.#onRefill();
+      for (const [key, value] of await this.#journal.read(this.#range, this.#after, groups)) {
+        const colon = key.lastIndexOf(':');
+        const position = key.slice(this.#queue.length + 1, colon > this.#queue.length ? colon : undefined);
+        const state = this.#states.get(position);
+        this.#states.delete(position);
+        const group = JournalGroup.decode(this.#queue, key, value, state, this.#journal.isEarlierRun(position));
+        this.#after = group.legacyKey ?? `${this.#queue}!${position};`;
+        const indices: number[] = [];
+        for (let index = 0; index < group.count; index++) if (!group.isFinished(index)) indices.push(index);
+        this.#partial = { group, indices, next: 0 };
+        this.#fill(this.#partial);
+      }
     }
   }
 
-  #decode(key: string, value: string): JournaledMessage {
-    const newline = value.indexOf('\n');
-    const header = JSON.parse(value.slice(0, newline)) as Header;
-    const earlierRun = this.#journal.isEarlierRun(key.slice(this.#range.gte.length));
-    return {
-      key,
-      body: value.slice(newline + 1),
-      sentAt: header.sentAt,
-      // Its first receive may have happened before the stop, unrecorded, no later than its send.
-      receiveCount: earlierRun ? Math.max(1, header.receiveCount ?? 0) : (header.receiveCount ?? 0),
-      firstReceivedAt: header.firstReceivedAt ?? (earlierRun ? header.sentAt : undefined),
-      visibleAt: header.visibleAt,
-    };
+  /** Moves what fits of a group read from disk into the window. */
+  #fill(part: { group: JournalGroup; indices: number[]; next: number }): void {
+    const { group, indices } = part;
+    const taken = indices.slice(part.next, part.next + Math.max(0, this.#capacity - this.#ready));
+    part.next += taken.length;
+    if (taken.length > 0) {
+      // biome-ignore-start lint/style/noNonNullAssertion: a group read from disk has its bodies until its last part is in the window.
+      const bodies = taken.map((index) => group.bodies![index]!);
+      const sentAt = taken.map((index) => group.sentAt![index]!);
+      // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
+      this.#segments.push({ group, bodies, sentAt, indices: taken, next: 0 });
+      this.#ready += taken.length;
+      this.#onDisk -= taken.length;
+    }
+    if (part.next === indices.length) {
+      this.#partial = undefined;
+      group.bodies = undefined;
+      group.sentAt = undefined;
+      // Every message finished already (a crash between the last finish and the delete cannot leave this, but nothing breaks if it does).
+      if (indices.length === 0) this.#change(group);
+    }
+    if (taken.length > 0) this.#onRefill();
   }
-}
 
-/** The message ids a queue gives journaled messages: stable across runs, from the queue's name and the position. */
-export function journaledMessageId(key: string): string {
-  return key.replace('!', '-');
-}
-
-interface Header {
-  sentAt: number;
-  receiveCount?: number;
-  firstReceivedAt?: number;
-  visibleAt?: number;
-}
-
-/** An entry's value: a JSON header line, then the body as sent (a body may hold newlines, the header never does). */
-function encode(message: Omit<JournaledMessage, 'key'>): string {
-  // A message sent now (every click) has only its send time: written out, as on the redirect's path.
-  if (message.receiveCount === 0 && message.firstReceivedAt === undefined && message.visibleAt === undefined) {
-    return `{"sentAt":${message.sentAt}}\n${message.body}`;
+  #openGroup(): JournalGroup {
+    const group = new JournalGroup(this.#queue, this.#journal.nextPosition(), false);
+    this.#open = group;
+    this.#openInWindow = this.#onDisk === 0 && this.#ready < this.#capacity;
+    group.changed = true;
+    this.#changed.push(group);
+    if (this.#openInWindow) {
+      // biome-ignore-start lint/style/noNonNullAssertion: an open group has its bodies; the segment shares the arrays it grows.
+      this.#segments.push({ group, bodies: group.bodies!, sentAt: group.sentAt!, indices: undefined, next: 0 });
+      // biome-ignore-end lint/style/noNonNullAssertion: end of the range above
+      this.#after = `${this.#queue}!${group.position};`;
+    }
+    return group;
   }
-  const header: Header = { sentAt: message.sentAt };
-  if (message.receiveCount > 0) header.receiveCount = message.receiveCount;
-  if (message.firstReceivedAt !== undefined) header.firstReceivedAt = message.firstReceivedAt;
-  if (message.visibleAt !== undefined) header.visibleAt = message.visibleAt;
-  return `${JSON.stringify(header)}\n${message.body}`;
+
+  /** The open group takes no more: the next send starts another. */
+  #close(): void {
+    if (this.#open) this.#open.open = false;
+    this.#open = undefined;
+  }
+
+  #change(group: JournalGroup): void {
+    this.#journal.changed();
+    this.#pending++;
+    if (group.changed) return;
+    group.changed = true;
+    this.#changed.push(group);
+  }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BodyLog } from './body-log';
 import { sequentialIds } from './ids';
-import { type JournalBacklog, type JournaledMessage, journaledMessageId } from './journal-backlog';
+import type { JournalBacklog } from './journal-backlog';
+import { type JournalEntry, type JournaledMessage, journaledMessageId } from './journal-group';
 import { lambdaContext } from './lambda-context';
 import { type QueueHandler, sqsEvent } from './sqs-event';
 
@@ -29,8 +30,8 @@ interface StoredMessage {
   seq: number;
   /** Given when first received: an id per message costs the send path nothing. */
   messageId: string | undefined;
-  /** The journal entry of a journaled message. */
-  key: string | undefined;
+  /** Where the journal keeps a journaled message. */
+  entry: JournalEntry | undefined;
   body: string;
   sentAt: number;
   firstReceivedAt: number | undefined;
@@ -41,8 +42,8 @@ interface StoredMessage {
 /** A message in a batch: it has its id from the first receive on. */
 type ReceivedMessage = StoredMessage & { messageId: string };
 
-/** A message taken from the backlog, where only a journaled one has a key and may have been received in an earlier run. */
-type WaitingMessage = Omit<JournaledMessage, 'key'> & { key: string | undefined };
+/** A message taken from the backlog, where only a journaled one has an entry and may have been received in an earlier run. */
+type WaitingMessage = Omit<JournaledMessage, 'entry'> & { entry: JournalEntry | undefined };
 
 /**
  * An in-process queue with the SQS semantics the workers rely on: batches, a visibility
@@ -104,7 +105,7 @@ export class LocalQueue {
       this.#messages.set(seq, {
         seq,
         messageId: undefined,
-        key: undefined,
+        entry: undefined,
         body,
         sentAt: now,
         firstReceivedAt: undefined,
@@ -218,7 +219,7 @@ export class LocalQueue {
     for (const message of batch) {
       if (failed.has(message.messageId)) continue;
       this.#messages.delete(message.seq);
-      if (message.key !== undefined) this.#journal?.remove(message.key);
+      if (message.entry !== undefined) this.#journal?.remove(message.entry);
     }
   }
 
@@ -250,23 +251,23 @@ export class LocalQueue {
   #receiveOne(message: StoredMessage, now: number): ReceivedMessage | undefined {
     if (message.receiveCount >= this.#options.maxReceiveCount) {
       this.#messages.delete(message.seq);
-      if (message.key !== undefined) this.#journal?.remove(message.key);
+      if (message.entry !== undefined) this.#journal?.remove(message.entry);
       this.#options.deadLetter?.send(message.body);
       return undefined;
     }
-    message.messageId ??= message.key === undefined ? this.#messageIds() : journaledMessageId(message.key);
+    message.messageId ??= message.entry === undefined ? this.#messageIds() : journaledMessageId(message.entry);
     message.receiveCount++;
     message.firstReceivedAt ??= now;
     message.visibleAt = now + this.#options.visibilityTimeoutMs;
     // A first receive is not written (a restart delivers every message again anyway); later ones are, for the redrive.
-    if (message.key !== undefined && message.receiveCount > 1) this.#journal?.update({ ...message, key: message.key });
+    if (message.entry !== undefined && message.receiveCount > 1) this.#journal?.update(message.entry, message.receiveCount, message.firstReceivedAt);
     return message as ReceivedMessage;
   }
 
   #takeWaiting(): WaitingMessage | undefined {
     if (!(this.#fresh instanceof BodyLog)) return this.#fresh.take();
     const entry = this.#fresh.take();
-    return entry && { key: undefined, body: entry.body, sentAt: entry.at, receiveCount: 0, firstReceivedAt: undefined, visibleAt: undefined };
+    return entry && { entry: undefined, body: entry.body, sentAt: entry.at, receiveCount: 0, firstReceivedAt: undefined, visibleAt: undefined };
   }
 
   /** Messages never received here that can be taken now (without reading the disk). */

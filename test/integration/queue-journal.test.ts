@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SQSRecord } from 'aws-lambda';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { ClassicLevel } from 'classic-level';
 import { commitWindowMs, Journal } from '../../shared/local/journal';
 import { JournalBacklog } from '../../shared/local/journal-backlog';
+import { JournalGroup } from '../../shared/local/journal-group';
 import { LocalQueue, type LocalQueueOptions } from '../../shared/local/queue';
 
 /**
@@ -93,12 +95,15 @@ describe('local queue journal', () => {
     await q2.stop();
   });
 
-  it('leaves nothing to deliver after a restart once every message is finished', async () => {
-    // Prepare
+  it('leaves nothing to deliver after a restart once every message is finished, and nothing on disk', async () => {
+    // Prepare: sends over several commit windows, a batch finished at a time.
     const first = await run();
-    const q1 = await first.queue({ name: 'sms' });
+    const q1 = await first.queue({ name: 'sms', batchSize: 3 });
     q1.consume(async () => undefined);
-    for (let i = 0; i < 25; i++) q1.send(String(i));
+    for (let i = 0; i < 25; i++) {
+      q1.send(String(i));
+      if (i % 10 === 9) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     await q1.drain();
     await q1.stop();
     await first.end();
@@ -109,6 +114,85 @@ describe('local queue journal', () => {
 
     // Assess
     expect(q2.depth).toBe(0);
+    expect(await second.journal.read(Journal.range('sms'), undefined, 10)).toEqual([]);
+    expect(await second.journal.read(Journal.stateRange('sms'), undefined, 10)).toEqual([]);
+  });
+
+  it('delivers after a restart only the unfinished messages of a window, from disk a window at a time, with their receives recorded', async () => {
+    // Prepare: 300 messages in one commit window. A first run finishes the even ones; a
+    // second finishes the odd multiples of 3 and fails the other odd ones (their second
+    // receive, which the journal records for the redrive); failed ones stay hidden.
+    const failing = (fails: (n: number) => boolean) => async (event: SQSEvent) => ({
+      batchItemFailures: event.Records.filter((r) => fails(Number(r.body))).map((r) => ({ itemIdentifier: r.messageId })),
+    });
+    const first = await run();
+    const q1 = await first.queue({ name: 'clicks', batchSize: 100 });
+    q1.consume(failing((n) => n % 2 === 1));
+    for (let i = 0; i < 300; i++) q1.send(String(i));
+    await q1.drain();
+    const idsBefore = new Map<string, string>();
+    await q1.stop();
+    await first.end();
+    const second = await run();
+    const q2 = await second.queue({ name: 'clicks', batchSize: 100 });
+    q2.consume(async (event) => {
+      for (const record of event.Records) idsBefore.set(record.body, record.messageId);
+      return failing((n) => n % 3 !== 0)(event);
+    });
+    await q2.drain();
+    await q2.stop();
+    await second.end();
+
+    // Act: the third run holds 40 messages in memory at most.
+    const third = await run();
+    const q3 = await third.queue({ name: 'clicks', batchSize: 25 }, 40);
+    const depth = q3.depth;
+    const seen: SQSRecord[] = [];
+    q3.consume(async (event) => {
+      seen.push(...event.Records);
+    });
+    await q3.drain();
+
+    // Assess
+    const left = Array.from({ length: 300 }, (_, n) => n).filter((n) => n % 2 === 1 && n % 3 !== 0);
+    expect(depth).toBe(left.length);
+    expect(seen.map((record) => record.body)).toEqual(left.map(String));
+    expect(seen.filter((record) => record.attributes.ApproximateReceiveCount !== '3')).toEqual([]);
+    expect(seen.filter((record) => record.messageId !== idsBefore.get(record.body))).toEqual([]);
+    expect(q3.depth).toBe(0);
+    await q3.stop();
+  });
+
+  it("delivers what the previous version's journal holds (one entry a message) with the message ids it gave, then deletes it", async () => {
+    // Prepare: two messages as the previous version wrote them, one received twice already.
+    const legacy = new ClassicLevel<string, string>(dir);
+    await legacy.batch([
+      { type: 'put', key: '~run', value: '1' },
+      { type: 'put', key: 'clicks!00000001000000000000', value: '{"sentAt":1000}\nfirst' },
+      { type: 'put', key: 'clicks!00000001000000000001', value: '{"sentAt":2000,"receiveCount":2,"firstReceivedAt":2500}\nsecond\nline' },
+    ]);
+    await legacy.close();
+
+    // Act
+    const { journal, queue } = await run();
+    const q = await queue({ name: 'clicks' });
+    const depth = q.depth;
+    const seen: SQSRecord[] = [];
+    q.consume(async (event) => {
+      seen.push(...event.Records);
+    });
+    await q.drain();
+    await journal.flush();
+
+    // Assess
+    expect(depth).toBe(2);
+    expect(records(seen)).toEqual([
+      { body: 'first', id: 'clicks-00000001000000000000', receiveCount: '2', firstReceived: 1000, sent: 1000 },
+      { body: 'second\nline', id: 'clicks-00000001000000000001', receiveCount: '3', firstReceived: 2500, sent: 2000 },
+    ]);
+    expect(await journal.read(Journal.range('clicks'), undefined, 10)).toEqual([]);
+    expect(await journal.read(Journal.stateRange('clicks'), undefined, 10)).toEqual([]);
+    await q.stop();
   });
 
   it('keeps a dead-lettered message in the dead-letter queue across a restart, and only there', async () => {
@@ -171,7 +255,7 @@ describe('local queue journal', () => {
     await q.stop();
   });
 
-  it('commits sends together once the commit window has passed, not one by one', async () => {
+  it('commits the sends of a commit window together, as one entry, once the window has passed', async () => {
     // Prepare
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
     const { journal, queue } = await run(20);
@@ -188,7 +272,10 @@ describe('local queue journal', () => {
     expect(gathered).toBe(2);
     expect(journal.pending).toBe(0);
     await journal.flush(); // waits for the write under way
-    expect((await journal.read(Journal.range('webhooks'), undefined, 10)).map(([, value]) => value.split('\n')[1])).toEqual(['1', '2']);
+    const entries = await journal.read(Journal.range('webhooks'), undefined, 10);
+    expect(entries).toHaveLength(1);
+    const [key, value] = entries[0]!;
+    expect(JournalGroup.decode('webhooks', key, value, undefined, false).bodies).toEqual(['1', '2']);
   });
 
   it('reads its commit window from LOCAL_QUEUE_COMMIT_MS, at most 50 ms', () => {
