@@ -218,6 +218,31 @@ describe('ServiceStack', () => {
       }
     });
 
+    it('shares one role among the reads and one among the changes (the campaign decisions have their own), and one log group among all', () => {
+      // Assess
+      const roleOf = (handler: string) => resources[logicalId(stack.adminApi.functions.get(handler)!)]!.Properties.Role['Fn::GetAtt'][0];
+      const reads = new Set(
+        allAdminRoutes()
+          .filter((r) => r.method === 'GET')
+          .map((r) => roleOf(r.handler)),
+      );
+      const changes = new Set(
+        allAdminRoutes()
+          .filter((r) => r.method === 'POST' && !r.handler.startsWith('admin-campaigns-'))
+          .map((r) => roleOf(r.handler)),
+      );
+      expect([reads.size, changes.size]).toEqual([1, 1]);
+      expect(reads).not.toEqual(changes);
+      expect(new Set(['admin-campaigns-approve', 'admin-campaigns-decline', ADMIN_FALLBACK].map(roleOf)).size).toBe(3);
+      const logGroups = new Set([...stack.adminApi.functions.values()].map((fn) => resources[logicalId(fn)]!.Properties.LoggingConfig.LogGroup.Ref));
+      expect([...logGroups]).toEqual([cfnId(stack.adminApi.logGroup)]);
+    });
+
+    it('keeps the stack well under the 500 resources CloudFormation allows', () => {
+      // Assess: room for the static site and what comes next
+      expect(Object.keys(resources).length).toBeLessThanOrEqual(420);
+    });
+
     it('gives every operator API function the table and the short link base, and lets the campaign decisions queue webhook events', () => {
       // Assess
       for (const [handler, fn] of stack.adminApi.functions) {
