@@ -186,7 +186,7 @@ export class AccountService {
     const found = (await this.deps.apiKeys.listByAccount(accountId)).find((k) => k.keyId === keyId);
     if (!found) throw new AppError('notFound', `Account ${accountId} has no key ${keyId}`);
     if (!(await this.deps.apiKeys.revoke(found.hash, this.deps.clock().toISOString()))) {
-      throw new AppError('invalid', `Key ${keyId} is already revoked`);
+      throw new AppError('conflict', `Key ${keyId} is already revoked`);
     }
   }
 
