@@ -49,22 +49,21 @@ export function adminHandler<Deps, Schema extends v.GenericSchema, R>(
   const method = ADMIN_ROUTES[operation.path];
   return async (event, context) => {
     let operator: Operator | undefined;
+    // Once the input is valid, change() records the outcome itself.
+    let recorded = false;
     try {
       if (event.requestContext.http.method !== method) throw wrongMethod(method);
       operator = await stack.operators.authenticate(header(event, 'authorization'));
       const raw = method === 'GET' ? queryInput(event) : jsonBody(event);
       const input = parseWith(operation.input, raw) as v.InferOutput<Schema>;
       if (method === 'GET') return dataResponse(await operation.run(input, deps, operator));
+      recorded = true;
       return dataResponse(await change(operation, input, deps, operator, stack, origin(event, context)));
     } catch (error) {
-      if (operator && method === 'POST' && error instanceof AppError && error.kind !== 'internal') {
-        logger.info('Operator change refused', {
-          operator,
-          action: operation.path,
-          outcome: error.kind,
-          message: error.message,
-          ...origin(event, context),
-        });
+      // An invalid change (media type, size, JSON, fields) wrote nothing: a log line says who tried it.
+      if (operator && method === 'POST' && !recorded && (error instanceof AppError || error instanceof TransportRefusal)) {
+        const outcome = error instanceof AppError ? error.kind : error.code;
+        logger.info('Operator change refused', { operator, action: operation.path, outcome, message: error.message, ...origin(event, context) });
       }
       return refusal(error, event, context);
     }
