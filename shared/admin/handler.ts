@@ -2,11 +2,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as v from 'valibot';
 import { parseWith } from '../api/params';
 import { type AuditLog, withoutSecrets } from '../domain/audit';
-import { AppError } from '../domain/errors';
+import { AppError, ConflictError } from '../domain/errors';
 import type { Operator, OperatorService } from '../domain/operators';
 import { errorField, logger } from '../telemetry';
 import { type AdminOperation, idFields } from './operation';
-import { dataResponse, errorResponse, type TRANSPORT_STATUS } from './responses';
+import { type AdminErrorCode, dataResponse, errorResponse, type TRANSPORT_STATUS } from './responses';
 import { ADMIN_ROUTES, resolveAdmin } from './routes';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -62,7 +62,7 @@ export function adminHandler<Deps, Schema extends v.GenericSchema, R>(
     } catch (error) {
       // An invalid change (media type, size, JSON, fields) wrote nothing: a log line says who tried it.
       if (operator && method === 'POST' && !recorded && (error instanceof AppError || error instanceof TransportRefusal)) {
-        const outcome = error instanceof AppError ? error.kind : error.code;
+        const outcome = error instanceof AppError ? codeOf(error) : error.code;
         logger.info('Operator change refused', { operator, action: operation.path, outcome, message: error.message, ...origin(event, context) });
       }
       return refusal(error, event, context);
@@ -85,7 +85,7 @@ async function change<Deps, Schema extends v.GenericSchema, R>(
     result = await operation.run(input, deps, operator);
   } catch (error) {
     if (error instanceof AppError) {
-      await audit(stack, { ...entry, target: target(operation, input, undefined), outcome: error.kind, message: error.message }, where);
+      await audit(stack, { ...entry, target: target(operation, input, undefined), outcome: codeOf(error), message: error.message }, where);
     }
     throw error;
   }
@@ -137,10 +137,15 @@ function wrongMethod(allow: string): TransportRefusal {
 
 function refusal(error: unknown, event: APIGatewayProxyEventV2, context?: Context): Result {
   if (error instanceof TransportRefusal) return errorResponse(error.code, error.message, undefined, error.headers);
-  if (error instanceof AppError && error.kind !== 'internal') return errorResponse(error.kind, error.message, error.fields);
+  if (error instanceof AppError && error.kind !== 'internal') return errorResponse(codeOf(error), error.message, error.fields);
   const requestId = context?.awsRequestId ?? event.requestContext?.requestId ?? 'unknown';
   logger.error('Unexpected error', { requestId, function: context?.functionName, path: event.rawPath, error: errorField(error) });
   return errorResponse('internal', `Unexpected error; request id ${requestId}`);
+}
+
+/** The answer's code for a domain error: its kind, or `conflict` for a ConflictError. */
+function codeOf(error: AppError): Exclude<AdminErrorCode, keyof typeof TRANSPORT_STATUS> {
+  return error instanceof ConflictError ? 'conflict' : error.kind;
 }
 
 function header(event: APIGatewayProxyEventV2, name: string): string | undefined {

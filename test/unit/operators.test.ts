@@ -86,7 +86,7 @@ describe('OperatorService', () => {
     expect(before).toEqual({ tokenId: 'TOKEN1', name: 'Alice' });
     expect(revoked.revokedAt).toBe(at.toISOString());
     await expect(operators.authenticate(`Bearer ${token}`)).rejects.toMatchObject({ kind: 'unauthenticated', message: 'Invalid operator token' });
-    await expect(operators.revoke(operatorToken.tokenId)).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(operators.revoke(operatorToken.tokenId)).rejects.toMatchObject({ name: 'ConflictError', kind: 'invalid' });
     await expect(operators.revoke('nope')).rejects.toMatchObject({ kind: 'notFound' });
     expect(await operators.list()).toEqual([{ ...operatorToken, revokedAt: at.toISOString() }]);
   });
