@@ -4,6 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
+import { AdminApi } from './admin-api';
 import { Api, type ApiThrottle } from './api';
 import { Clicks } from './clicks';
 import { Messaging } from './messaging';
@@ -55,6 +56,8 @@ export class ServiceStack extends Stack {
   readonly clicks: Clicks;
   readonly messaging: Messaging;
   readonly api: Api;
+  /** The operator API (/admin/) on the same HTTP API. */
+  readonly adminApi: AdminApi;
   readonly observability: Observability;
   smsEventsTopic: Topic | undefined;
   readonly #projectRoot: string;
@@ -76,6 +79,20 @@ export class ServiceStack extends Stack {
     });
     this.redirect.serveApi(this.api.httpApi);
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
+    // An operator's decision on a held campaign settles its message, which may raise webhook events.
+    const decisions = ['admin-campaigns-approve', 'admin-campaigns-decline'] as const;
+    this.adminApi = new AdminApi(this, 'AdminApi', {
+      projectRoot,
+      table,
+      shortLinkBase: this.redirect.shortLinkBase,
+      httpApi: this.api.httpApi,
+      ownRoles: decisions,
+    });
+    for (const handler of decisions) {
+      const decision = this.adminApi.functions.get(handler);
+      if (!decision) throw new Error(`The operator API has no ${handler} function`);
+      this.messaging.notifiesWebhooks(decision);
+    }
     const send = this.api.functions.get('message-send-sms-message')?.function;
     if (!send) throw new Error('The API has no message-send-sms-message function');
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);

@@ -35,3 +35,15 @@ export class AppError extends Error {
 export function invalidField(field: string, message: string): AppError {
   return new AppError('invalid', message, { [field]: [message] });
 }
+
+/**
+ * A change refused because its entity is not in a state it applies to (a campaign no longer
+ * held, a key already revoked). An invalid request to the public API (code 1); the operator
+ * API answers it with 409.
+ */
+export class ConflictError extends AppError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('invalid', message, undefined, options);
+    this.name = 'ConflictError';
+  }
+}

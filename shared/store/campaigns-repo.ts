@@ -23,7 +23,7 @@ export class CampaignsRepository implements CampaignStore {
       new PutCommand({
         TableName: this.store.tableName,
         // Unset fields stay absent (not NULL), so `if_not_exists(sentAt, …)` can fill them later.
-        Item: { ...keys.campaign(campaign.id), entity: 'Campaign', ...withoutNulls(campaign) },
+        Item: { ...keys.campaign(campaign.id), ...heldIndex(campaign), entity: 'Campaign', ...withoutNulls(campaign) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -65,7 +65,8 @@ export class CampaignsRepository implements CampaignStore {
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.campaign(id),
-          UpdateExpression: sentAt === undefined ? 'SET #status = :status' : 'SET #status = :status, sentAt = if_not_exists(sentAt, :sentAt)',
+          // A campaign leaving MODERATION leaves the held index with the same write.
+          UpdateExpression: `${sentAt === undefined ? 'SET #status = :status' : 'SET #status = :status, sentAt = if_not_exists(sentAt, :sentAt)'}${status === 'MODERATION' ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
           ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
@@ -104,7 +105,12 @@ export class CampaignsRepository implements CampaignStore {
   }
 }
 
-function fromItem(item: Record<string, NativeAttributeValue>): Campaign {
+/** The held index's keys for a campaign created in MODERATION; none otherwise. */
+export function heldIndex(campaign: Pick<Campaign, 'status' | 'createdAt' | 'id'>): Record<string, string> {
+  return campaign.status === 'MODERATION' ? keys.heldCampaignIndex(campaign.createdAt, campaign.id) : {};
+}
+
+export function fromItem(item: Record<string, NativeAttributeValue>): Campaign {
   return {
     id: Number(item.id),
     accountId: Number(item.accountId),

@@ -13,13 +13,14 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
  * | ClickRankPending | RANKS#PENDING | <batch key> |                           |                     |
- * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
+ * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN | CAMPAIGNS#HELD (only while in MODERATION) | <createdAt>#<id> |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
  * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id>, EXPIRE#<message id> or RECOVER#<message id> |  |                 |
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
  *
+ * Operator tokens and the audit log: operator-keys.ts (kept out of the API functions' bundles).
  * A link's list index keys (gsi2..gsi7), its comment-word items and its counter items: link-keys.ts.
  * | Count   | ACCOUNT#<id>#COUNTS | <counter name> |                          |                     |
  * (an entity with an unfinished counted change: gsi12pk CNTPEND#<0..15>, gsi12sk <change id>)
@@ -32,6 +33,7 @@ export type Key = { pk: string; sk: string };
 const pad = (id: number) => String(id).padStart(15, '0');
 const AMBIGUOUS_MESSAGES = 'AMBIGUOUS#MESSAGES';
 const CLICK_RANKS_PENDING = 'RANKS#PENDING';
+const HELD_CAMPAIGNS = 'CAMPAIGNS#HELD';
 
 export const keys = {
   account: (id: number): Key => ({ pk: `ACCOUNT#${id}`, sk: '#ACCOUNT' }),
@@ -62,6 +64,9 @@ export const keys = {
   clickRanksPending: () => CLICK_RANKS_PENDING,
 
   campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
+  /** Sparse: a campaign carries it only while held in MODERATION, so the index lists exactly the held ones, oldest first. */
+  heldCampaignIndex: (createdAt: string, id: number) => ({ gsi1pk: HELD_CAMPAIGNS, gsi1sk: `${createdAt}#${pad(id)}` }),
+  heldCampaigns: () => HELD_CAMPAIGNS,
   /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */
   /** A timed task in the minute it is due: `SEND#<campaign id>`, `EXPIRE#<message id>` or `RECOVER#<message id>`. */
   scheduled: (minute: string, task: string, id: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: `${task}#${pad(id)}` }),

@@ -1,0 +1,9 @@
+import { campaignsApprove } from '../shared/admin/campaigns';
+import { adminHandler } from '../shared/admin/handler';
+import { adminServices } from '../shared/admin/services';
+import { runtime } from '../shared/runtime';
+
+// The full runtime: a decision settles the campaign's message, and a final status raises webhook events.
+const rt = runtime();
+
+export const handler = adminHandler(campaignsApprove, rt, adminServices(rt));
