@@ -23,7 +23,7 @@ export interface MigrationRun {
 }
 
 /**
- * Where the migration stands, in Setting items (`migrate-v3` for the run, `migrate-v3#<n>`
+ * Where the migration stands, in Setting items (`migrate-v4` for the run, `migrate-v4#<n>`
  * for each segment), so a stopped run resumes at the page after the last one finished.
  */
 export class MigrationProgress {
