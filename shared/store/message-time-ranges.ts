@@ -6,7 +6,7 @@ import { campaignStateOfItem, MESSAGE_SCHEMA } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageRanges } from './message-keys';
 import { earliest } from './message-list-entries';
-import { MigrationProgress } from './migration-progress';
+import { migrationCompleted } from './migration-progress';
 
 /**
  * A startSendTs, campaignSentTs or statusUpdateTs range in the default order (newest created
@@ -50,7 +50,7 @@ export class MessageTimeRanges {
   }
 
   async #ordered(): Promise<boolean> {
-    this.#timesOrdered ||= await new MigrationProgress(this.store).completed();
+    this.#timesOrdered ||= await migrationCompleted(this.store);
     return this.#timesOrdered;
   }
 }
