@@ -19,6 +19,8 @@ export interface IndexRange {
   pk: string;
   /** Sort key condition; bounds are inclusive. None: the whole partition. */
   sk?: { beginsWith: string } | { between: [SortValue, SortValue] } | { from: SortValue } | { to: SortValue };
+  /** The entries a filtered read is expected to need from this range: its first Limit (else up to FIRST_LIMIT_CAP). */
+  expect?: number;
 }
 
 export interface ReadOptions {
@@ -28,6 +30,8 @@ export interface ReadOptions {
   take: number;
   /** Filter applied in memory; skip and take count kept entries only. */
   keep?: (entry: Entry) => boolean;
+  /** Stop once this many entries have been read (whole pages: it may read a page past it); the answer then says `stopped`. */
+  budget?: number;
 }
 
 /** The first Limit of a range read; each next page of the same range asks for twice as many. */
@@ -39,13 +43,18 @@ const LIMIT_CAP = 10_000;
  * sort key. Sort keys must be unique within a range (the list keys end in the id): the
  * index's order of equal keys is unspecified. Equal keys in different ranges go by table pk.
  */
-export async function readMerged(store: Store, ranges: IndexRange[], options: ReadOptions): Promise<{ entries: Entry[]; read: number }> {
+export async function readMerged(
+  store: Store,
+  ranges: IndexRange[],
+  options: ReadOptions,
+): Promise<{ entries: Entry[]; read: number; stopped?: boolean }> {
   const wanted = options.skip + options.take;
   // Filtered reads cannot know how far they go: their pages keep growing.
   const merged = new MergedRanges(store, ranges, options.forward, options.keep ? Number.POSITIVE_INFINITY : wanted + 1);
   const entries: Entry[] = [];
   let kept = 0;
   while (kept < wanted) {
+    if (options.budget !== undefined && merged.read >= options.budget && !merged.buffered()) return { entries, read: merged.read, stopped: true };
     const entry = await merged.next();
     if (!entry) break;
     if (options.keep && !options.keep(entry)) continue;
@@ -114,12 +123,26 @@ class MergedRanges {
     if (sortKeys.size > 1) throw new Error('Merged index ranges must share a sort key type');
     // Each range may supply the whole read, but most of it rarely does: start it at its share.
     const firstLimit = Math.min(FIRST_LIMIT_CAP, ranges.length === 1 ? wanted : Math.ceil(wanted / ranges.length) + 1);
-    this.#cursors = ranges.map((range) => new RangeCursor(store, range, forward, Math.max(1, firstLimit), wanted));
+    this.#cursors = ranges.map(
+      (range) =>
+        new RangeCursor(
+          store,
+          range,
+          forward,
+          Math.max(1, range.expect === undefined ? firstLimit : Math.min(FIRST_LIMIT_CAP, wanted, range.expect)),
+          wanted,
+        ),
+    );
     this.#forward = forward;
   }
 
   get read(): number {
     return this.#cursors.reduce((sum, cursor) => sum + cursor.read, 0);
+  }
+
+  /** Whether every range still has entries read and not yet taken, or none left to read: the next entry costs no read. */
+  buffered(): boolean {
+    return this.#cursors.every((cursor) => cursor.buffered());
   }
 
   async next(): Promise<Entry | undefined> {
@@ -169,6 +192,10 @@ class RangeCursor {
 
   take(): Entry | undefined {
     return this.#page[this.#position++];
+  }
+
+  buffered(): boolean {
+    return this.#position < this.#page.length || this.#done;
   }
 
   async #fetch(): Promise<void> {

@@ -24,8 +24,8 @@ export interface ListPlan {
   wholeItemPages: number;
 }
 
-/** The first Limit the index reader gives a filtered read of a range (index-reader.ts). */
-const FILTERED_FIRST_LIMIT = 1000;
+/** A filtered read's first pages ask for this much more than the kept entries' share foretells, so that one read mostly suffices. */
+const EXPECT_MARGIN = 1.25;
 
 export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemPages: 6 };
 
@@ -80,18 +80,39 @@ export class LinkLists {
     }
 
     const ranges = this.sortRanges(accountId, flags, first.field);
-    if (from || to) {
-      const all = await this.count(accountId, flags);
-      // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
-      // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
-      const bySort = this.filteredReadCost(flags.length, fromEnd + take, all, total) + take / 2;
-      if (total / 2 < bySort) {
-        const created = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
-        return { items: await this.best(created, order, offset, take), totalItemCount: total };
-      }
+    if (!from && !to) return { items: await this.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
+    const perFlag = await this.flagCounts(accountId, flags);
+    const all = perFlag.reduce((sum, n) => sum + n, 0);
+    // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
+    // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
+    const bySort = this.filteredReadCost(fromEnd + take, all, total) + take / 2;
+    if (total / 2 < bySort) {
+      const created = flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(from, to) }));
+      return { items: await this.best(created, order, offset, take), totalItemCount: total };
     }
-    const keep = from || to ? createdWithin(from, to) : undefined;
-    return { items: await this.ordered(ranges, order, { offset, take, total, keep }), totalItemCount: total };
+    const keep = createdWithin(from, to);
+    return {
+      items: await this.ordered(this.expecting(ranges, perFlag, this.expectedReads(fromEnd + take, all, total)), order, {
+        offset,
+        take,
+        total,
+        keep,
+      }),
+      totalItemCount: total,
+    };
+  }
+
+  /**
+   * The flag partitions, each expected to supply its share of a filtered read's `expect`
+   * entries by its count: the reader's first page of each asks for that (blocked links' small
+   * partitions little), not for a fixed thousand.
+   */
+  expecting(ranges: IndexRange[], perFlag: number[], expect: number): IndexRange[] {
+    const all = Math.max(
+      1,
+      perFlag.reduce((sum, n) => sum + n, 0),
+    );
+    return ranges.map((range, i) => ({ ...range, expect: Math.ceil((expect * (perFlag[i] ?? 0)) / all) + 1 }));
   }
 
   /**
@@ -109,12 +130,16 @@ export class LinkLists {
   }
 
   /**
-   * Index entries a filtered read of `ranges` costs for a page: in proportion to how rare
-   * the kept entries are, and at least the reader's first page of a filtered read per range.
+   * Read units a filtered read costs for a page (`needed` kept entries from the nearer end,
+   * `kept` of `all` entries kept): in proportion to how rare the kept entries are.
    */
-  filteredReadCost(ranges: number, needed: number, all: number, kept: number): number {
-    const entries = Math.max((needed * all) / Math.max(1, kept), Math.min(all, FILTERED_FIRST_LIMIT * ranges));
-    return entries / this.plan.entriesPerRru;
+  filteredReadCost(needed: number, all: number, kept: number): number {
+    return this.expectedReads(needed, all, kept) / this.plan.entriesPerRru;
+  }
+
+  /** The entries a filtered read is expected to read to keep `needed` (with a margin): the reader's first pages ask for as many. */
+  expectedReads(needed: number, all: number, kept: number): number {
+    return Math.min(all, Math.ceil(((needed * all) / Math.max(1, kept)) * EXPECT_MARGIN)) + 1;
   }
 
   /** The flag partitions of a sort field's index. */
@@ -200,12 +225,15 @@ export class LinkLists {
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
+  /** The account's links with each of the flags, from the counters. */
+  async flagCounts(accountId: number, flags: Flags[]): Promise<number[]> {
+    const [cells = {}] = await this.counted.read([linkCounts.all(accountId)], true);
+    return flags.map((f) => cells[f] ?? 0);
+  }
+
   /** The account's links with the given flags, created within [from, to] when given: from the counters and the edges. */
   async count(accountId: number, flags: Flags[], from?: Date, to?: Date): Promise<number> {
-    if (!from && !to) {
-      const [cells = {}] = await this.counted.read([linkCounts.all(accountId)], true);
-      return flags.reduce((sum, f) => sum + (cells[f] ?? 0), 0);
-    }
+    if (!from && !to) return (await this.flagCounts(accountId, flags)).reduce((sum, n) => sum + n, 0);
     return countByHours(this.counted, {
       pk: linkCounts.pk(accountId),
       daySk: linkCounts.daySk,

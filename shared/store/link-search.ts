@@ -48,15 +48,20 @@ export class LinkSearch {
       matched.sort((a, b) => (key(a) < key(b) ? -sign : sign));
       return { items: await this.lists.links(matched.slice(offset, offset + take).map(([id]) => id)), totalItemCount: total };
     }
-    const all = await this.lists.count(accountId, flags);
+    const perFlag = await this.lists.flagCounts(accountId, flags);
+    const all = perFlag.reduce((sum, n) => sum + n, 0);
     const fromEnd = Math.min(offset, total - offset - take);
-    const bySort = this.lists.filteredReadCost(flags.length, fromEnd + take, all, total) + take / 2;
+    const bySort = this.lists.filteredReadCost(fromEnd + take, all, total) + take / 2;
     if (total / 2 <= bySort) {
       const links = (await this.lists.links(matched.map(([id]) => id))).sort(compareLinks(order));
       return { items: links.slice(offset, offset + take), totalItemCount: total };
     }
     const ids = new Set(matched.map(([id]) => id));
-    const ranges = this.lists.sortRanges(accountId, flags, first.field);
+    const ranges = this.lists.expecting(
+      this.lists.sortRanges(accountId, flags, first.field),
+      perFlag,
+      this.lists.expectedReads(fromEnd + take, all, total),
+    );
     return {
       items: await this.lists.ordered(ranges, order, { offset, take, total, keep: (entry) => ids.has(Number(entry.id)) }),
       totalItemCount: total,

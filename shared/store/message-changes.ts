@@ -76,9 +76,10 @@ export class MessageChanges {
    * One conditional write of `changes` over `item` as it was read: 'changed' when the item
    * changed since (a pending counted change of another write is completed first).
    */
-  async apply(item: Item, changes: Changes): Promise<Item | 'changed'> {
+  async apply(item: Item, asked: Changes): Promise<Item | 'changed'> {
     const current = item.schema === MESSAGE_SCHEMA;
     const state = current ? campaignStateOfItem(item) : await this.#campaignState(Number(item.campaignId));
+    const changes = { ...asked, ...timesNotBeforeCreation({ ...item, ...asked }) };
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
     const textCounted = current && item.textCounted === 1;
@@ -150,8 +151,28 @@ export class MessageChanges {
   }
 }
 
+const TIMES = ['startSendAt', 'statusUpdatedAt'] as const;
+
+/**
+ * A message's sending and status times are never before its creation: a time a report
+ * brings (Kannel's `ts` in whole seconds, a gateway's or an SMSC's clock) or another
+ * process's clock may be, and is then recorded as the creation time. Message/List relies
+ * on it: a startSendTs or statusUpdateTs range's messages were created before its end
+ * (message-time-ranges.ts). The changes that bring `item`'s times up to its creation.
+ */
+export function timesNotBeforeCreation(item: Item): Changes {
+  const created = Date.parse(String(item.createdAt));
+  const changes: Changes = {};
+  for (const name of TIMES) {
+    const value = item[name];
+    if (typeof value === 'string' && Date.parse(value) < created) changes[name] = String(item.createdAt);
+  }
+  return changes;
+}
+
 /** What a message's creation writes: the item with its campaign's state copied, and its counted change. */
-export function messageCreation(message: Message, campaign: CampaignState): { item: Item; op: CountedOp } {
+export function messageCreation(created: Message, campaign: CampaignState): { item: Item; op: CountedOp } {
+  const message = { ...created, ...timesNotBeforeCreation(created) } as Message;
   const fields = keyFields({ ...message, campaignStatus: campaign.status, deferred: campaign.deferred });
   const item = {
     ...keys.message(message.id),

@@ -24,6 +24,7 @@ import {
   someNumberStartsOrEnds,
   textDriver,
 } from './message-list-entries';
+import { MessageTimeRanges } from './message-time-ranges';
 
 /**
  * Message/List from the indexes (docs/data-model.md §4.2, §4.4). A single criterion in its
@@ -46,6 +47,7 @@ export class IndexedMessageLists implements MessageLists {
     private readonly counted: CountedWrites = new CountedWrites(store, () => ulidAt(systemClock())),
     /** FAR_SKIP, lowered by tests to take that path on few messages. */
     private readonly farSkip = FAR_SKIP,
+    readonly timeRanges = new MessageTimeRanges(store),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
@@ -72,6 +74,12 @@ export class IndexedMessageLists implements MessageLists {
       return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
+    // A sending or status time range in creation order: creation order read backward from its end (message-time-ranges.ts).
+    if (sort.length === 0 && drivers.length === 1 && only?.total && (only.covers === 'startSend' || only.covers === 'statusUpdate')) {
+      const total = await only.total();
+      const page = offset >= total ? [] : await this.timeRanges.page(accountId, query, total, offset, Math.min(pageSize, total - offset));
+      if (page) return { items: page.map((message) => ({ message })), totalItemCount: total };
+    }
     // The counters say how many each criterion matches: the fewest drives.
     if (drivers.length > 1) for (const driver of drivers) if (driver.total && !driver.placed) driver.rank = 10 + (await driver.total());
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);

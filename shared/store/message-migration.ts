@@ -2,7 +2,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
+import { MESSAGE_SCHEMA, MessageChanges, timesNotBeforeCreation } from './message-changes';
 
 export type Item = Record<string, NativeAttributeValue>;
 
@@ -14,7 +14,10 @@ export type Item = Record<string, NativeAttributeValue>;
  * counter the same way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
- * skipped, so a second pass adds nothing. Campaigns: campaign-migration.ts.
+ * skipped, so a second pass adds nothing. A message whose sending or status time lies before
+ * its creation (written before such times were brought up to it, message-changes.ts) gets
+ * that time set to its creation, its index keys and hourly counts moved with it.
+ * Campaigns: campaign-migration.ts.
  */
 export function messageUpgrade(
   store: Store,
@@ -24,7 +27,8 @@ export function messageUpgrade(
   return {
     entity: 'Message',
     async upgrade(item) {
-      if (item.schema === MESSAGE_SCHEMA && item.textCounted === 1) return 'skipped';
+      const current = item.schema === MESSAGE_SCHEMA && item.textCounted === 1 && Object.keys(timesNotBeforeCreation(item)).length === 0;
+      if (current) return 'skipped';
       if ((await changes.apply(item, {})) === 'changed') return 'changed';
       // Finished, even where its writer lost its lease on a slow store (as for links).
       await counted.settle(keys.message(Number(item.id)));

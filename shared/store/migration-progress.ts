@@ -22,8 +22,14 @@ export interface MigrationRun {
   completedAt?: string;
 }
 
+/** Whether a pass of this version's migration has finished: one consistent GetItem. */
+export async function migrationCompleted(store: Store): Promise<boolean> {
+  const result = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.migration(), ConsistentRead: true }));
+  return result.Item?.completedAt !== undefined;
+}
+
 /**
- * Where the migration stands, in Setting items (`migrate-v3` for the run, `migrate-v3#<n>`
+ * Where the migration stands, in Setting items (`migrate-v4` for the run, `migrate-v4#<n>`
  * for each segment), so a stopped run resumes at the page after the last one finished.
  */
 export class MigrationProgress {
@@ -35,8 +41,8 @@ export class MigrationProgress {
   }
 
   /** Whether a pass has finished (the local runtime migrates at start until one has). */
-  async completed(): Promise<boolean> {
-    return (await this.run())?.completedAt !== undefined;
+  completed(): Promise<boolean> {
+    return migrationCompleted(this.store);
   }
 
   /** Starts a new pass: every segment back at the table's start. */

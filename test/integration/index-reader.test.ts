@@ -102,6 +102,46 @@ describe('index reader', () => {
     );
   }, 120_000);
 
+  it('reads the same with expected counts per range and stops at a budget, what it kept so far in order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.subarray(PARTITIONS, { minLength: 1 }),
+        fc.boolean(),
+        fc.nat(120),
+        fc.integer({ min: 1, max: 60 }),
+        fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 3, maxLength: 3 }),
+        fc.option(fc.integer({ min: 1, max: 300 })),
+        async (partitions, forward, skip, take, expects, budget) => {
+          // Act
+          const keep = (entry: Entry) => Number(String(entry.pk).slice(5)) % 2 === 1;
+          const ranges = rangesOf('gsi2', partitions).map((range, i) => ({ ...range, expect: expects[i] }));
+          const read = await readMerged(store, ranges, { forward, skip, take, keep, ...(budget !== null && { budget }) });
+
+          // Assess
+          const all = expected('gsi2', partitions, forward, true).slice(skip, skip + take);
+          if (read.stopped) {
+            expect(read.read).toBeGreaterThanOrEqual(budget ?? 0);
+            expect(all.slice(0, read.entries.length)).toEqual(pks(read.entries));
+          } else expect(pks(read.entries)).toEqual(all);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('asks first for the entries a filtered range is expected to need, not for a thousand', async () => {
+    // Prepare
+    const spy = jest.spyOn(store.db, 'send');
+
+    // Act
+    await readMerged(store, [{ ...rangesOf('gsi2', ['P#a'])[0], expect: 12 } as IndexRange], { forward: true, skip: 0, take: 5, keep: () => true });
+    const limits = spy.mock.calls.map(([command]) => (command as { input: { Limit?: number } }).input.Limit);
+    spy.mockRestore();
+
+    // Assess
+    expect(limits).toEqual([12]);
+  });
+
   it('reads a page past the middle from the other end and gives the same page', async () => {
     await fc.assert(
       fc.asyncProperty(

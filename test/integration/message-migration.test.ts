@@ -1,4 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { listMessages } from '../../shared/domain/message-listing';
 import type { Message } from '../../shared/domain/messages';
 import { systemClock, ulidAt } from '../../shared/ids';
@@ -8,10 +8,12 @@ import { CountedWrites } from '../../shared/store/counted-writes';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
 import { MessageChanges } from '../../shared/store/message-changes';
-import { messageCounters } from '../../shared/store/message-keys';
+import { messageCounters, messageIndexKeys } from '../../shared/store/message-keys';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { messageUpgrade } from '../../shared/store/message-migration';
+import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
 import { MessagesRepository } from '../../shared/store/messages-repo';
+import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
 
@@ -123,5 +125,87 @@ describe('messageUpgrade', () => {
     expect(outcome).toBe('changed');
     expect((await counted.read([messageCounters.all(ACCOUNT)], true))[0]).toMatchObject({ all: 1, 'st#DELIVRD': 1 });
     expect((await counted.read([messageCounters.all(ACCOUNT)], true))[0]?.['st#ACCEPTD'] ?? 0).toBe(0);
+  });
+
+  it('brings sending and status times written before the message was created up to its creation, and the time ranges list it so', async () => {
+    // Prepare: two messages as this version wrote them before such times were brought up:
+    // one reported at 10:00:00 (a report's time in whole seconds) though created at 10:00:00.700.
+    const changes = new MessageChanges(store, counted);
+    const early = aMessage({
+      id: 21,
+      campaignId: 31,
+      accountId: ACCOUNT,
+      createdAt: '2026-11-20T10:00:00.700Z',
+      startSendAt: null,
+      statusUpdatedAt: null,
+    });
+    const plain = aMessage({
+      id: 22,
+      campaignId: 32,
+      accountId: ACCOUNT,
+      createdAt: '2026-11-20T09:00:00.000Z',
+      startSendAt: null,
+      statusUpdatedAt: null,
+    });
+    const state = { status: 'DONE' as const, deferred: false };
+    for (const message of [early, plain]) await changes.create(message, state);
+    await changes.change(22, () => ({ startSendAt: '2026-11-20T09:00:05.000Z', statusUpdatedAt: '2026-11-20T09:30:00.000Z' }));
+    const times = { startSendAt: '2026-11-20T10:00:00.300Z', statusUpdatedAt: '2026-11-20T10:00:00.000Z' };
+    const { gsi2sk, gsi4sk } = messageIndexKeys({ ...early, ...times, campaignStatus: 'DONE', deferred: false });
+    await store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.message(21),
+        UpdateExpression: 'SET startSendAt = :s, statusUpdatedAt = :u, gsi2sk = :g2, gsi4sk = :g4',
+        ExpressionAttributeValues: { ':s': times.startSendAt, ':u': times.statusUpdatedAt, ':g2': gsi2sk, ':g4': gsi4sk },
+      }),
+    );
+    for (const kind of ['S', 'U'] as const) {
+      await store.db.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: messageCounters.day(ACCOUNT, kind, '2026-11-20'),
+          UpdateExpression: 'ADD h10 :one',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    }
+    // The table was upgraded from that version: its migration has not completed.
+    await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: keys.migration() }));
+    const states = new Map([
+      [31, state],
+      [32, state],
+    ]);
+    const until = (to: string, field: 'statusUpdate' | 'startSend') => ({
+      ...QUERY,
+      [`${field}From`]: new Date('2026-11-20T09:00:00.000Z'),
+      [`${field}To`]: new Date(to),
+    });
+    const queries = ['2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00.500Z', '2026-11-20T10:00:00.700Z'].flatMap((to) => [
+      until(to, 'statusUpdate'),
+      until(to, 'startSend'),
+    ]);
+    const stored = await new MessagesRepository(store).getMany([21, 22]);
+    const before = new IndexedMessageLists(store, counted);
+    for (const query of queries) expect(await before.list(ACCOUNT, query)).toEqual(listMessages(stored, states, query));
+    expect((await before.list(ACCOUNT, queries[0] as never)).totalItemCount).toBe(2);
+    // Not from creation order yet: a time before creation could be missed there.
+    expect(await new MessageTimeRanges(store).page(ACCOUNT, queries[4] as never, 2, 0, 2)).toBeUndefined();
+    const item = await changes.get(21);
+
+    // Act
+    const outcome = await messageUpgrade(store, counted).upgrade(item as never);
+    await new MigrationProgress(store).markCompleted(new Date().toISOString());
+
+    // Assess
+    expect(outcome).toBe('upgraded');
+    const after = await new MessagesRepository(store).getMany([21, 22]);
+    expect(after.find(({ id }) => id === 21)).toMatchObject({ id: 21, startSendAt: early.createdAt, statusUpdatedAt: early.createdAt });
+    const lists = new IndexedMessageLists(store, counted);
+    for (const query of queries) expect(await lists.list(ACCOUNT, query)).toEqual(listMessages(after, states, query));
+    expect((await lists.list(ACCOUNT, queries[0] as never)).totalItemCount).toBe(1);
+    expect((await lists.list(ACCOUNT, queries[4] as never)).totalItemCount).toBe(2);
+    expect((await new MessageTimeRanges(store).page(ACCOUNT, queries[4] as never, 2, 0, 2))?.map(({ id }) => id)).toEqual([21, 22]);
+    expect(await messageUpgrade(store, counted).upgrade((await changes.get(21)) as never)).toBe('skipped');
   });
 });

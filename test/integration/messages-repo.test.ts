@@ -112,6 +112,21 @@ describe('MessagesRepository', () => {
     expect((await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.ambiguousMessage(accepted) }))).Item).toBeUndefined();
   });
 
+  it('records a sending or status time before the message was created as its creation time', async () => {
+    // Prepare: a report's own time in whole seconds, or another machine's clock, may be earlier.
+    const id = await newMessage();
+    const early = new Date(at(0).getTime() - 700);
+    await repo.claimForSend(id, early);
+
+    // Act
+    const accepted = await repo.markAccepted(id, 'kannel', 'EARLY1', early);
+    const delivered = await repo.applyStatus(id, 'DELIVRD', new Date(at(0).getTime() - 1));
+
+    // Assess
+    expect(accepted).toMatchObject({ startSendAt: at(0).toISOString(), statusUpdatedAt: at(0).toISOString() });
+    expect(delivered).toMatchObject({ status: 'DELIVRD', startSendAt: at(0).toISOString(), statusUpdatedAt: at(0).toISOString() });
+  });
+
   it('answers undefined for unknown ids', async () => {
     expect(await repo.get(999_999)).toBeUndefined();
     expect(await repo.applyStatus(999_999, 'DELIVRD', at(1))).toBeUndefined();

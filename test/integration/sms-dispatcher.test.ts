@@ -34,7 +34,8 @@ async function newMessage(to = '447400123450', segNum = 1): Promise<number> {
     uuid: `u${id}`,
     countryA2: 'GB',
     validityMinutes: 1440,
-    createdAt: new Date().toISOString(),
+    // Before the fixed times the tests report at: a message's times are never before its creation.
+    createdAt: '2026-11-22T09:00:00.000Z',
     startSendAt: null,
     statusUpdatedAt: null,
     gateway: null,
