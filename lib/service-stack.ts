@@ -12,6 +12,7 @@ import { Observability } from './observability';
 import { Redirect, type ShortDomain } from './redirect';
 import { ServiceFunction } from './service-function';
 import { Storage } from './storage';
+import { Web } from './web';
 
 export interface ServiceStackProps extends StackProps {
   /** The directory holding package.json, package-lock.json and functions/. */
@@ -56,6 +57,7 @@ export class ServiceStack extends Stack {
   readonly messaging: Messaging;
   readonly api: Api;
   readonly observability: Observability;
+  readonly web: Web;
   smsEventsTopic: Topic | undefined;
   readonly #projectRoot: string;
 
@@ -75,6 +77,7 @@ export class ServiceStack extends Stack {
       ...(props.apiRateLimit !== undefined && { accountRateLimit: props.apiRateLimit }),
     });
     this.redirect.serveApi(this.api.httpApi);
+    this.web = new Web(this, 'Web', { projectRoot, distribution: this.redirect.distribution });
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
     const send = this.api.functions.get('message-send-sms-message')?.function;
     if (!send) throw new Error('The API has no message-send-sms-message function');
@@ -98,6 +101,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'HttpApiUrl', {
       description: 'The HTTP API itself: published and all-lowercase spellings only',
       value: `${this.api.httpApi.apiEndpoint}/service`,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'The web console (account and operator views); the API docs are at /docs/',
+      value: `${this.redirect.shortLinkBase}/console/`,
     });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
     new CfnOutput(this, 'ShortDomainTarget', {

@@ -1,0 +1,20 @@
+// CloudFront Function (viewer request, cloudfront-js-2.0) in front of the web files in S3.
+// FILES (filled in at synth, lib/web.ts) maps each URL path the web build gave to its key:
+// `/console/` → `/console/index.html`. The console is a single-page app, so any other path
+// under /console/ gets its page, as the local server does; anything else is not there.
+// Plain JavaScript, as CloudFront runs it.
+var FILES = {};
+// biome-ignore lint/correctness/noUnusedVariables: CloudFront calls the function by this name.
+function handler(event) {
+  var request = event.request;
+  var key = FILES[request.uri];
+  if (key) {
+    request.uri = key;
+    return request;
+  }
+  if (request.uri.indexOf('/console/') === 0) {
+    request.uri = '/console/index.html';
+    return request;
+  }
+  return { statusCode: 404, statusDescription: 'Not Found' };
+}
