@@ -9,6 +9,7 @@ import { limitConnectionsPerAddress } from './connection-limit';
 import type { Health } from './health';
 import { headlines, toEvent } from './http-event';
 import { lambdaContext } from './lambda-context';
+import { isStaticPath, serveStatic } from './static';
 
 // biome-ignore lint/suspicious/noConfusingVoidType: the shape of aws-lambda's handler types, which a handler returning nothing satisfies.
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | void>;
@@ -127,6 +128,7 @@ async function dispatch(
     res.writeHead(health.status === 'ok' ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(health));
     return;
   }
+  if (isStaticPath(path)) return serveStatic(res, path, method);
   let handlerName: string;
   if (isServicePath(path)) {
     const resolution = resolveOperation(path);
