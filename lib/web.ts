@@ -20,8 +20,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { CACHE_CONTROL, SECURITY_HEADERS } from '../web/headers';
 import { buildWebFiles, objectKey } from './web-files';
-import { SECURITY_HEADERS } from './web-headers-stand-in';
 
 /** The distribution paths the web files answer; everything else stays the redirect's or the API's. */
 export const WEB_PATHS = ['/console/*', '/docs/*', '/openapi.json'] as const;
@@ -86,9 +86,8 @@ export class Web extends Construct {
     this.deployment = new BucketDeployment(this, 'Deployment', {
       sources: [Source.asset(files.directory)],
       destinationBucket: this.bucket,
-      // Names carry no content hash: browsers revalidate (ETag), and each deployment
-      // clears the distribution's copies.
-      cacheControl: [CacheControl.noCache()],
+      // As the local server sends them; each deployment also clears the distribution's copies.
+      cacheControl: [CacheControl.fromString(CACHE_CONTROL)],
       distribution: props.distribution,
       distributionPaths: [...WEB_PATHS],
       // The files go with the stack, so the (then empty) bucket can go too.

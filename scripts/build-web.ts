@@ -3,12 +3,13 @@
 // DIR/files/<key> and DIR/paths.json. The CDK app runs it at synth (lib/web-files.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { objectKey } from '../lib/web-files';
-import { buildWeb } from './web-stand-in';
+import { buildWeb } from '../web/build';
 
 const [directory] = process.argv.slice(2);
 if (!directory) throw new Error('Usage: tsx scripts/build-web.ts DIR');
-const files = await buildWeb({ minify: true });
+const files = await buildWeb({ minify: true, root: fileURLToPath(new URL('..', import.meta.url)) });
 for (const [path, { body }] of files) {
   const file = join(directory, 'files', objectKey(path));
   mkdirSync(dirname(file), { recursive: true });

@@ -5,9 +5,9 @@ import { App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { ServiceStack } from '../../lib/service-stack';
-import { securityHeadersBehavior } from '../../lib/web';
+import { pathsFunctionCode, securityHeadersBehavior } from '../../lib/web';
 import { buildWebFiles, objectKey } from '../../lib/web-files';
-import { SECURITY_HEADERS } from '../../lib/web-headers-stand-in';
+import { SECURITY_HEADERS } from '../../web/headers';
 
 /** The console and docs on the distribution: a private bucket, origin access control, the local server's headers. */
 const ROOT = join(__dirname, '..', '..');
@@ -142,7 +142,7 @@ describe('Web', () => {
       const config = resources[cfnId(stack.web.headers)]!.Properties.ResponseHeadersPolicyConfig;
       // Assess
       expect(config.SecurityHeadersConfig).toEqual({
-        ContentSecurityPolicy: { ContentSecurityPolicy: SECURITY_HEADERS['Content-Security-Policy'], Override: true },
+        ContentSecurityPolicy: { ContentSecurityPolicy: SECURITY_HEADERS['content-security-policy'], Override: true },
         ContentTypeOptions: { Override: true },
         FrameOptions: { FrameOption: 'DENY', Override: true },
         ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true },
@@ -160,32 +160,39 @@ describe('Web', () => {
   });
 
   describe('paths function', () => {
+    // The files a build gives once the docs are in: a directory's page under either spelling.
+    const PATHS = ['/console/index.html', '/console/app.js', '/console/app.css', '/docs/', '/docs/swagger-ui.js', '/openapi.json'];
+    const handler = runInNewContext(`${pathsFunctionCode(ROOT, PATHS)}; handler`) as (event: { request: Request }) => unknown;
+
     it.each([
       ['/console/', '/console/index.html'],
       ['/console/links', '/console/index.html'],
       ['/console/links/k3x9', '/console/index.html'],
       ['/console/operator/accounts', '/console/index.html'],
       ['/console/no-such-file.js', '/console/index.html'],
+      ['/console/app.js', '/console/app.js'],
       ['/docs/', '/docs/index.html'],
+      ['/docs/swagger-ui.js', '/docs/swagger-ui.js'],
       ['/openapi.json', '/openapi.json'],
     ])('sends %s to the key %s', (uri, key) => {
       // Act
-      const result = pathsHandler()({ request: { uri, querystring: { lang: { value: 'ru' } } } });
+      const result = handler({ request: { uri, querystring: { lang: { value: 'ru' } } } });
       // Assess
       expect(result).toEqual({ uri: key, querystring: { lang: { value: 'ru' } } });
     });
 
-    it('sends every file the web build gave to its own key', () => {
+    it.each(['/docs/nothing.js', '/docs/index.html/', '/openapi.json/'])('answers 404 for %s, not a file', (uri) => {
+      // Assess
+      expect(handler({ request: { uri } })).toEqual({ statusCode: 404, statusDescription: 'Not Found' });
+    });
+
+    it('sends every file the web build gave to its own key, in the function the distribution runs', () => {
       // Prepare
       const { paths } = buildWebFiles(ROOT);
       // Assess
-      expect(paths).toEqual(expect.arrayContaining(['/console/', '/docs/', '/openapi.json']));
+      expect(paths).toEqual(expect.arrayContaining(['/console/index.html', '/console/app.js']));
       for (const uri of paths) expect(pathsHandler()({ request: { uri } })).toEqual({ uri: `/${objectKey(uri)}` });
-    });
-
-    it('answers 404 for a docs path that is not a file', () => {
-      // Assess
-      expect(pathsHandler()({ request: { uri: '/docs/nothing.js' } })).toEqual({ statusCode: 404, statusDescription: 'Not Found' });
+      expect(pathsHandler()({ request: { uri: '/console/' } })).toEqual({ uri: '/console/index.html' });
     });
   });
 
