@@ -9,7 +9,8 @@ import { parseCommandLine, printUsageError, USAGE, USAGE_ERROR, UsageError } fro
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 /**
- * The admin CLI: accounts, API keys, link moderation and the data migration, straight on the store.
+ * The admin CLI: accounts, API keys, link moderation, operator tokens and the data migration,
+ * straight on the store.
  *
  * Where the store is: DYNAMODB_ENDPOINT if set; with --aws, DynamoDB itself (TABLE_NAME,
  * AWS_REGION and the usual AWS credentials); otherwise the local data directory

@@ -1,3 +1,7 @@
+import { campaignById } from '../../shared/admin/campaigns';
+import { messageById } from '../../shared/admin/messages';
+import { adminServices } from '../../shared/admin/services';
+import { addWebhook, listWebhooks } from '../../shared/admin/webhooks';
 import { AppError } from '../../shared/domain/errors';
 import type { Runtime } from '../../shared/runtime';
 import { describeRateLimit, describeSignatures, describeTariff, rateLimitOption } from './describe';
@@ -54,6 +58,27 @@ export async function run(rt: Runtime, values: Options, group: string, command: 
       await rt.accounts.revokeKey(id(0, 'an account id'), keyId);
       return print(`Key ${keyId} revoked`, { keyId, revoked: true });
     }
+    case 'operator token': {
+      const { operators } = adminServices(rt);
+      const [action, tokenId] = args;
+      if (action === 'issue') {
+        if (!values.name) throw new AppError('invalid', 'operator token issue needs --name');
+        const { token, operatorToken } = await operators.issue(values.name);
+        return print(`Operator token ${token} (token id ${operatorToken.tokenId}); it is shown only now`, { ...operatorToken, token });
+      }
+      if (action === 'list') {
+        const tokens = await operators.list();
+        const lines = tokens.map(
+          (t) => `${t.tokenId}\top_${t.prefix}…\t${t.revokedAt ? `revoked ${t.revokedAt}` : 'active'}\t${t.createdAt}\t${t.name}`,
+        );
+        return print(lines.join('\n') || 'No operator tokens', tokens);
+      }
+      if (action === 'revoke' && tokenId) {
+        const revoked = await operators.revoke(tokenId);
+        return print(`Operator token ${revoked.tokenId} (${revoked.name}) revoked`, revoked);
+      }
+      throw new UsageError(`Unknown command: operator token ${args.join(' ')}`.trim());
+    }
     case 'link block':
     case 'link approve': {
       const link = await rt.links.moderate(id(0, 'a link id'), command === 'block' ? 0 : 1, values.comment ?? null);
@@ -99,8 +124,7 @@ export async function run(rt: Runtime, values: Options, group: string, command: 
       return print(`Campaign ${campaign.id} is ${campaign.status}`, campaign);
     }
     case 'message show': {
-      const message = await rt.messageStore.get(id(0, 'a message id'));
-      if (!message) throw new AppError('notFound', 'No such message');
+      const message = await messageById(rt, id(0, 'a message id'));
       return print(JSON.stringify(message, null, 2), message);
     }
     case 'message ambiguous': {
@@ -112,17 +136,15 @@ export async function run(rt: Runtime, values: Options, group: string, command: 
     }
     case 'webhook add': {
       const accountId = id(0, 'an account id');
-      await rt.accounts.getAccount(accountId);
       if (!args[1]) throw new AppError('invalid', 'webhook add needs ACCOUNT_ID URL [SECRET]');
-      const webhook = await rt.webhooks.register(accountId, args[1], args[2]);
+      const webhook = await addWebhook(rt, accountId, args[1], args[2]);
       return print(
         `Webhook ${webhook.id} of account ${accountId}: ${webhook.url}\nSecret (events are signed with it; shown once): ${webhook.secret}`,
         webhook,
       );
     }
     case 'webhook list': {
-      const webhooks = await rt.webhooks.list(id(0, 'an account id'));
-      const listed = webhooks.map(({ secret: _secret, ...webhook }) => webhook);
+      const listed = await listWebhooks(rt, id(0, 'an account id'));
       return print(listed.length ? listed.map((w) => `${w.id}\t${w.url}\tsince ${w.createdAt}`).join('\n') : 'No webhooks', listed);
     }
     case 'webhook remove': {
@@ -132,8 +154,7 @@ export async function run(rt: Runtime, values: Options, group: string, command: 
       return print(`Webhook ${args[1]} removed`, { removed: args[1] });
     }
     case 'campaign show': {
-      const campaign = await rt.campaigns.get(id(0, 'a campaign id'));
-      if (!campaign) throw new AppError('notFound', 'No such campaign');
+      const campaign = await campaignById(rt, id(0, 'a campaign id'));
       return print(JSON.stringify(campaign, null, 2), campaign);
     }
     default:

@@ -33,6 +33,10 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
                                           one unless given, 16+ characters) once
   webhook list ACCOUNT_ID
   webhook remove ACCOUNT_ID WEBHOOK_ID
+  operator token issue --name NAME        a token for the operator API (/admin/); printed
+                                          once, only its hash is stored
+  operator token list
+  operator token revoke TOKEN_ID
   migrate [--segments N] [--restart]      bring items written by the previous version to
                                           the current layout; resumes a stopped run
                                           (--segments: parallel Scan segments, default 4;

@@ -5,6 +5,7 @@
 export type ErrorKind =
   | 'invalid' // an entity field has a bad value
   | 'notFound'
+  | 'conflict' // the entity is not in a state the change applies to (a campaign no longer held)
   | 'internal'
   | 'unknownModule'
   | 'unknownMethod'

@@ -134,6 +134,14 @@ export class LinkService {
     return link;
   }
 
+  /** Any account's link, for administrators; a not-found error when there is none. */
+  async find(ref: LinkRef): Promise<Link> {
+    const id = await this.#idOf(ref);
+    const link = id === undefined ? undefined : await this.deps.links.get(id);
+    if (!link) throw new AppError('notFound', 'Link not found');
+    return link;
+  }
+
   /**
    * The redirect's read: the link behind a code, whoever owns it, from the cache when it
    * is fresh there, else with one eventually consistent GetItem (half a read unit).

@@ -60,7 +60,7 @@ export function notFoundCampaign(): AppError {
 }
 
 function notHeld(campaign: Campaign): AppError {
-  return new AppError('invalid', `Campaign ${campaign.id} is ${campaign.status}, not in moderation`);
+  return new AppError('conflict', `Campaign ${campaign.id} is ${campaign.status}, not in moderation`);
 }
 
 function sendTask(campaign: Campaign): ScheduledTask {

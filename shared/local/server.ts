@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ADMIN_FALLBACK, ADMIN_PREFIX, resolveAdmin } from '../admin/routes';
 import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
 import type { ServerSettings } from '../config';
@@ -133,6 +134,9 @@ async function dispatch(
   if (isServicePath(path)) {
     const resolution = resolveOperation(path);
     handlerName = resolution.kind === 'operation' ? resolution.handler : 'api-fallback';
+  } else if (path.startsWith(ADMIN_PREFIX)) {
+    const resolution = resolveAdmin(path, method);
+    handlerName = resolution.kind === 'operation' ? resolution.handler : ADMIN_FALLBACK;
   } else if (path === KANNEL_REPORT_PATH && (method === 'GET' || method === 'POST')) {
     handlerName = 'kannel-report';
   } else if (method === 'GET' || method === 'HEAD') {

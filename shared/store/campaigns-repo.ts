@@ -1,4 +1,4 @@
-import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type NativeAttributeValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, CampaignStatus } from '../domain/campaigns';
 import type { CampaignStore } from '../domain/message-ports';
 import { batchGetAll } from './batch';
@@ -7,6 +7,7 @@ import { conditionally } from './conditional';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
+import { queryAll } from './query';
 
 export class CampaignsRepository implements CampaignStore {
   private readonly messages: MessageChanges;
@@ -23,7 +24,7 @@ export class CampaignsRepository implements CampaignStore {
       new PutCommand({
         TableName: this.store.tableName,
         // Unset fields stay absent (not NULL), so `if_not_exists(sentAt, …)` can fill them later.
-        Item: { ...keys.campaign(campaign.id), entity: 'Campaign', ...withoutNulls(campaign) },
+        Item: { ...keys.campaign(campaign.id), ...heldIndex(campaign), entity: 'Campaign', ...withoutNulls(campaign) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -65,7 +66,8 @@ export class CampaignsRepository implements CampaignStore {
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.campaign(id),
-          UpdateExpression: sentAt === undefined ? 'SET #status = :status' : 'SET #status = :status, sentAt = if_not_exists(sentAt, :sentAt)',
+          // A campaign leaving MODERATION leaves the held index with the same write.
+          UpdateExpression: `${sentAt === undefined ? 'SET #status = :status' : 'SET #status = :status, sentAt = if_not_exists(sentAt, :sentAt)'}${status === 'MODERATION' ? '' : ' REMOVE gsi1pk, gsi1sk'}`,
           ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: values,
@@ -79,6 +81,23 @@ export class CampaignsRepository implements CampaignStore {
       if (now) await this.#copyStatus(now.messageId, now.status);
     }
     return updated;
+  }
+
+  /** Campaigns held in MODERATION, oldest first: page `page` (from 0) of `pageSize`, and how many there are. */
+  async listHeld(page: number, pageSize: number): Promise<{ items: Campaign[]; totalItemCount: number }> {
+    const held = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.heldCampaigns() } };
+    let totalItemCount = 0;
+    let startKey: Record<string, NativeAttributeValue> | undefined;
+    do {
+      const counted = await this.store.db.send(
+        new QueryCommand({ TableName: this.store.tableName, ...held, Select: 'COUNT', ExclusiveStartKey: startKey }),
+      );
+      totalItemCount += counted.Count ?? 0;
+      startKey = counted.LastEvaluatedKey;
+    } while (startKey);
+    // The index holds few entries (campaigns waiting for a person), so a page reads those before it.
+    const items = await queryAll(this.store, { ...held, Limit: (page + 1) * pageSize }, (page + 1) * pageSize);
+    return { items: items.slice(page * pageSize).map(fromItem), totalItemCount };
   }
 
   /** The first sending time stays: reports may finish a campaign in any order. */
@@ -102,6 +121,11 @@ export class CampaignsRepository implements CampaignStore {
       ),
     );
   }
+}
+
+/** The held index's keys for a campaign created in MODERATION; none otherwise. */
+export function heldIndex(campaign: Pick<Campaign, 'status' | 'createdAt' | 'id'>): Record<string, string> {
+  return campaign.status === 'MODERATION' ? keys.heldCampaignIndex(campaign.createdAt, campaign.id) : {};
 }
 
 function fromItem(item: Record<string, NativeAttributeValue>): Campaign {

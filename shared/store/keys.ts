@@ -13,12 +13,14 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | ClickBatch  | CLICKBATCH#<key> | #CLICKBATCH | CLICKBATCHES#<minute>   | <key>               |
  * | ClickBatchDone | CLICKBATCH#<key> | #DONE |                           |                     |
  * | ClickRankPending | RANKS#PENDING | <batch key> |                           |                     |
- * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN |                             |                     |
+ * | Campaign | CAMPAIGN#<id>     | #CAMPAIGN | CAMPAIGNS#HELD (only while in MODERATION) | <createdAt>#<id> |
  * | Message | MESSAGE#<id>       | #MESSAGE  | ACCOUNT#<id>#MESSAGES       | <createdAt>#<id>    |
  * | Scheduled | SCHEDULE#<minute> | SEND#<campaign id>, EXPIRE#<message id> or RECOVER#<message id> |  |                 |
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
+ * | OperatorToken | OPERATOR#<sha256> | #OPERATOR | OPERATORS                | <tokenId>           |
+ * | AuditEntry | AUDIT             | ENTRY#<id> |                            |                     |
  *
  * A link's list index keys (gsi2..gsi7), its comment-word items and its counter items: link-keys.ts.
  * | Count   | ACCOUNT#<id>#COUNTS | <counter name> |                          |                     |
@@ -32,6 +34,10 @@ export type Key = { pk: string; sk: string };
 const pad = (id: number) => String(id).padStart(15, '0');
 const AMBIGUOUS_MESSAGES = 'AMBIGUOUS#MESSAGES';
 const CLICK_RANKS_PENDING = 'RANKS#PENDING';
+const HELD_CAMPAIGNS = 'CAMPAIGNS#HELD';
+const OPERATOR_TOKENS = 'OPERATORS';
+const AUDIT_LOG = 'AUDIT';
+const AUDIT_ENTRY = 'ENTRY#';
 
 export const keys = {
   account: (id: number): Key => ({ pk: `ACCOUNT#${id}`, sk: '#ACCOUNT' }),
@@ -62,6 +68,9 @@ export const keys = {
   clickRanksPending: () => CLICK_RANKS_PENDING,
 
   campaign: (id: number): Key => ({ pk: `CAMPAIGN#${id}`, sk: '#CAMPAIGN' }),
+  /** Sparse: a campaign carries it only while held in MODERATION, so the index lists exactly the held ones, oldest first. */
+  heldCampaignIndex: (createdAt: string, id: number) => ({ gsi1pk: HELD_CAMPAIGNS, gsi1sk: `${createdAt}#${pad(id)}` }),
+  heldCampaigns: () => HELD_CAMPAIGNS,
   /** Deferred campaigns by the UTC minute they are due in (`2026-11-22T10:05`). */
   /** A timed task in the minute it is due: `SEND#<campaign id>`, `EXPIRE#<message id>` or `RECOVER#<message id>`. */
   scheduled: (minute: string, task: string, id: number): Key => ({ pk: `SCHEDULE#${minute}`, sk: `${task}#${pad(id)}` }),
@@ -84,6 +93,13 @@ export const keys = {
     pk: `GATEWAYMSG#${gateway}#${normalizeGatewayMessageId(gatewayMessageId)}`,
     sk: '#GATEWAYMSG',
   }),
+
+  operatorToken: (hash: string): Key => ({ pk: `OPERATOR#${hash}`, sk: '#OPERATOR' }),
+  operatorTokenIndex: (tokenId: string) => ({ gsi1pk: OPERATOR_TOKENS, gsi1sk: tokenId }),
+  operatorTokens: () => OPERATOR_TOKENS,
+  /** The operator API's audit log: one partition (a human-scale rate of changes), entries by ULID. */
+  auditEntry: (id: string): Key => ({ pk: AUDIT_LOG, sk: `${AUDIT_ENTRY}${id}` }),
+  auditLog: () => AUDIT_LOG,
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),

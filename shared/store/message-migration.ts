@@ -14,7 +14,7 @@ export type Item = Record<string, NativeAttributeValue>;
  * counter the same way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
- * skipped, so a second pass adds nothing. Campaign items need no upgrade: they carry no index keys.
+ * skipped, so a second pass adds nothing. Campaigns: campaign-migration.ts.
  */
 export function messageUpgrade(
   store: Store,

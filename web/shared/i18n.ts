@@ -45,14 +45,27 @@ export function useLanguage(): Language {
   return value;
 }
 
+/** The plural forms a string lists (`one|other` in English, `one|few|many` in Russian), in order. */
+const PLURAL_FORMS: Record<Language, readonly Intl.LDMLPluralRule[]> = { en: ['one', 'other'], ru: ['one', 'few', 'many'] };
+
 /**
  * A translator over one pair of dictionaries (the Russian one must have every English key).
- * `{name}` in a string is replaced by `vars.name`. Views may define their own pair.
+ * `{name}` in a string is replaced by `vars.name`; a string with `|` lists plural forms, chosen
+ * by `vars.count` (a number). Views may define their own pair.
  */
 export function defineStrings<K extends string>(en: Record<K, string>, ru: Record<K, string>): (key: K, vars?: Vars) => string {
   return (key, vars) => {
-    const text = (current === 'ru' ? ru : en)[key];
-    return vars ? text.replace(/\{(\w+)\}/g, (whole, name: string) => String(vars[name] ?? whole)) : text;
+    let text = (current === 'ru' ? ru : en)[key];
+    if (text.includes('|') && typeof vars?.count === 'number') {
+      const forms = text.split('|');
+      const index = PLURAL_FORMS[current].indexOf(new Intl.PluralRules(current).select(vars.count));
+      text = forms[index] ?? forms.at(-1) ?? text;
+    }
+    return vars
+      ? text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+          String(name === 'count' && typeof vars.count === 'number' ? formatNumber(vars.count) : (vars[name] ?? whole)),
+        )
+      : text;
   };
 }
 

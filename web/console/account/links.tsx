@@ -57,7 +57,7 @@ export function LinksPage(props: { call: CallApi }) {
       {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
       <section class="card" aria-labelledby="links-heading">
         <div class="card-head">
-          <h2 id="links-heading">{list.data ? t('linksCount', { count: formatNumber(total) }) : t('linksTitle')}</h2>
+          <h2 id="links-heading">{list.data ? t('linksCount', { count: total }) : t('linksTitle')}</h2>
         </div>
         <form
           class="toolbar"

@@ -1,0 +1,8 @@
+import { accountsGet } from '../shared/admin/accounts';
+import { adminHandler } from '../shared/admin/handler';
+import { adminServices } from '../shared/admin/services';
+import { apiCore } from '../shared/api-core';
+
+const rt = apiCore();
+
+export const handler = adminHandler(accountsGet, rt, adminServices(rt));

@@ -1,0 +1,8 @@
+import { adminHandler } from '../shared/admin/handler';
+import { adminServices } from '../shared/admin/services';
+import { signaturesList } from '../shared/admin/signatures';
+import { apiCore } from '../shared/api-core';
+
+const rt = apiCore();
+
+export const handler = adminHandler(signaturesList, rt, adminServices(rt));
