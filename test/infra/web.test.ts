@@ -169,7 +169,6 @@ describe('Web', () => {
       ['/console/links', '/console/index.html'],
       ['/console/links/k3x9', '/console/index.html'],
       ['/console/operator/accounts', '/console/index.html'],
-      ['/console/no-such-file.js', '/console/index.html'],
       ['/console/app.js', '/console/app.js'],
       ['/docs/', '/docs/index.html'],
       ['/docs/swagger-ui.js', '/docs/swagger-ui.js'],
@@ -181,10 +180,13 @@ describe('Web', () => {
       expect(result).toEqual({ uri: key, querystring: { lang: { value: 'ru' } } });
     });
 
-    it.each(['/docs/nothing.js', '/docs/index.html/', '/openapi.json/'])('answers 404 for %s, not a file', (uri) => {
-      // Assess
-      expect(handler({ request: { uri } })).toEqual({ statusCode: 404, statusDescription: 'Not Found' });
-    });
+    it.each(['/console/no-such-file.js', '/console/links/app.css', '/docs/nothing.js', '/docs/index.html/', '/openapi.json/'])(
+      'answers 404 for %s, not a file',
+      (uri) => {
+        // Assess
+        expect(handler({ request: { uri } })).toEqual({ statusCode: 404, statusDescription: 'Not Found' });
+      },
+    );
 
     it('sends every file the web build gave to its own key, in the function the distribution runs', () => {
       // Prepare
