@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, type TestBrowser, type WatchedPage } from '../support/browser';
 import { eventually } from '../support/eventually';
-import { issueOperatorToken } from '../support/operators';
+import { adminCall, issueOperatorToken } from '../support/operators';
 import { callApi, startServer, stop } from '../support/serve-process';
 
 /** The operator's console in Chromium against `npm start` (bin/serve.ts) on a fresh data directory. */
@@ -45,13 +45,13 @@ describe('operator console', () => {
   const api = (path: string, fields: Record<string, string>) => callApi(server.baseUrl, DEMO_KEY, path, fields);
   const statusOf = async (messageId: number) => (await api('Message/GetSMSStatus', { ids: String(messageId) })).data[0]?.status as string | undefined;
 
-  async function signIn() {
+  async function signIn(labels = { tab: 'Operator', token: 'Operator token', heading: 'Accounts' }) {
     const { page } = watched;
     await page.goto(`${server.baseUrl}/console/`);
-    await page.getByRole('tab', { name: 'Operator' }).click();
-    await page.getByLabel('Operator token').fill(token);
+    await page.getByRole('tab', { name: labels.tab }).click();
+    await page.getByLabel(labels.token).fill(token);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Accounts', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: labels.heading, level: 1 }).waitFor();
   }
 
   /** The demo account's page, from the accounts list. */
@@ -168,5 +168,86 @@ describe('operator console', () => {
     await page.getByLabel('Message ID').fill(String(declined.messageId));
     await page.getByRole('button', { name: 'Find' }).click();
     await page.getByRole('row').filter({ hasText: SIMULATOR_NUMBER }).filter({ hasText: 'REJECTD' }).waitFor();
+  });
+
+  it('creates an account and sets it up: time zone, rate limit, a signature approved as the default, a price and a webhook', async () => {
+    // Prepare
+    const { page } = watched;
+    await signIn();
+
+    // Act: every change through the page's forms, each confirmed before the next
+    await page.getByLabel('Name').fill('Acme Retail');
+    await page.getByLabel('Time zone').fill('Asia/Almaty');
+    await page.getByLabel('Currency').fill('KZT');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /^Acme Retail \(account \d+\)$/ }).waitFor();
+    const accountId = Number(/accounts\/(\d+)$/.exec(page.url())?.[1]);
+    const settings = page.getByRole('region', { name: 'Settings' });
+    await settings.getByLabel('Rate limit').selectOption('custom');
+    await settings.getByLabel('Requests per second').fill('7');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    const signatures = page.getByRole('region', { name: 'Sender signatures' });
+    await signatures.getByLabel('New signature').fill('ACME');
+    await signatures.getByRole('button', { name: 'Add' }).click();
+    await signatures.getByRole('button', { name: 'Approve ACME' }).click();
+    await signatures.getByRole('button', { name: 'Make ACME the default' }).click();
+    await signatures.getByText('Default', { exact: true }).waitFor();
+    const prices = page.getByRole('region', { name: 'Prices (KZT)' });
+    await prices.getByLabel('Country').fill('kz');
+    await prices.getByLabel('Price of a segment').fill('12,5');
+    await prices.getByRole('button', { name: 'Set price' }).click();
+    await prices.getByRole('status').filter({ hasText: 'Price for KZ set.' }).waitFor();
+    const webhooks = page.getByRole('region', { name: 'Webhooks' });
+    await webhooks.getByLabel('URL').fill('https://hooks.example.com/acme');
+    await webhooks.getByRole('button', { name: 'Add webhook' }).click();
+    const secret = await webhooks.getByLabel('Webhook secret').inputValue();
+    await webhooks.getByRole('cell', { name: 'https://hooks.example.com/acme', exact: true }).waitFor();
+
+    // Assess: the operator API has it all as set
+    const account = (await adminCall(server.baseUrl, token, 'accounts/get', { query: { id: String(accountId) } })).json?.data;
+    expect(account).toMatchObject({
+      name: 'Acme Retail',
+      timeZone: 'Asia/Almaty',
+      currency: 'KZT',
+      rateLimit: 7,
+      sending: { signatures: { ACME: { approved: true } }, defaultSignature: 'ACME', tariff: { KZ: 12.5 } },
+    });
+    const hooks = (await adminCall(server.baseUrl, token, 'webhooks/list', { query: { accountId: String(accountId) } })).json?.data;
+    expect(hooks).toEqual([expect.objectContaining({ url: 'https://hooks.example.com/acme' })]);
+    expect(secret.length).toBeGreaterThan(0);
+  });
+
+  it('tells a refused change plainly and keeps the form as it was', async () => {
+    // Prepare
+    const { page } = watched;
+    await signIn();
+    await openDemoAccount();
+    const settings = page.getByRole('region', { name: 'Settings' });
+    watched.allowConsoleError(/400/);
+
+    // Act
+    await settings.getByLabel('Time zone').fill('Mars/Olympus');
+    await settings.getByRole('button', { name: 'Save' }).click();
+
+    // Assess
+    await settings.getByRole('alert').filter({ hasText: 'Not done:' }).filter({ hasText: 'time zone' }).waitFor();
+    expect(await settings.getByLabel('Time zone').inputValue()).toBe('Mars/Olympus');
+    const account = (await adminCall(server.baseUrl, token, 'accounts/get', { query: { id: '1' } })).json?.data;
+    expect(account.timeZone).not.toBe('Mars/Olympus');
+  });
+
+  it('speaks Russian to a Russian browser', async () => {
+    // Prepare
+    await watched.page.context().close();
+    watched = await browser.newPage({ locale: 'ru-RU' });
+
+    // Act
+    await signIn({ tab: 'Оператор', token: 'Токен оператора', heading: 'Аккаунты' });
+
+    // Assess
+    await watched.page.getByRole('link', { name: 'Модерация' }).click();
+    await watched.page.getByRole('heading', { name: 'Рассылки, ждущие одобрения' }).waitFor();
+    expect(await watched.page.evaluate('document.documentElement.lang')).toBe('ru');
   });
 });
