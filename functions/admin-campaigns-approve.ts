@@ -1,8 +1,9 @@
 import { campaignsApprove } from '../shared/admin/campaigns';
 import { adminHandler } from '../shared/admin/handler';
 import { adminServices } from '../shared/admin/services';
-import { apiRuntime } from '../shared/api-runtime';
+import { runtime } from '../shared/runtime';
 
-const rt = apiRuntime();
+// The full runtime: a decision settles the campaign's message, and a final status raises webhook events.
+const rt = runtime();
 
 export const handler = adminHandler(campaignsApprove, rt, adminServices(rt));

@@ -1,8 +1,8 @@
 import { campaignsGet } from '../shared/admin/campaigns';
 import { adminHandler } from '../shared/admin/handler';
 import { adminServices } from '../shared/admin/services';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
 export const handler = adminHandler(campaignsGet, rt, adminServices(rt));

@@ -1,8 +1,9 @@
 import { campaignsHeld } from '../shared/admin/campaigns';
 import { adminHandler } from '../shared/admin/handler';
 import { adminServices } from '../shared/admin/services';
-import { apiRuntime } from '../shared/api-runtime';
+import { apiCore } from '../shared/api-core';
+import { HeldCampaigns } from '../shared/store/held-campaigns';
 
-const rt = apiRuntime();
+const rt = apiCore();
 
-export const handler = adminHandler(campaignsHeld, rt, adminServices(rt));
+export const handler = adminHandler(campaignsHeld, { held: new HeldCampaigns(rt.store), messageStore: rt.messageStore }, adminServices(rt));

@@ -4,6 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { LambdaSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
+import { AdminApi } from './admin-api';
 import { Api, type ApiThrottle } from './api';
 import { Clicks } from './clicks';
 import { Messaging } from './messaging';
@@ -56,6 +57,8 @@ export class ServiceStack extends Stack {
   readonly clicks: Clicks;
   readonly messaging: Messaging;
   readonly api: Api;
+  /** The operator API (/admin/) on the same HTTP API. */
+  readonly adminApi: AdminApi;
   readonly observability: Observability;
   readonly web: Web;
   smsEventsTopic: Topic | undefined;
@@ -79,6 +82,13 @@ export class ServiceStack extends Stack {
     this.redirect.serveApi(this.api.httpApi);
     this.web = new Web(this, 'Web', { projectRoot, distribution: this.redirect.distribution });
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
+    this.adminApi = new AdminApi(this, 'AdminApi', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase, httpApi: this.api.httpApi });
+    // An operator's decision on a held campaign settles its message, which may raise webhook events.
+    for (const handler of ['admin-campaigns-approve', 'admin-campaigns-decline']) {
+      const decision = this.adminApi.functions.get(handler);
+      if (!decision) throw new Error(`The operator API has no ${handler} function`);
+      this.messaging.notifiesWebhooks(decision);
+    }
     const send = this.api.functions.get('message-send-sms-message')?.function;
     if (!send) throw new Error('The API has no message-send-sms-message function');
     send.addEnvironment('SMS_QUEUE_URL', this.messaging.queue.queueUrl);

@@ -6,12 +6,13 @@ import type { Moderation } from '../domain/moderation';
 import { adminOperation, entityIdField, PAGING } from './operation';
 
 export interface CampaignsDeps {
-  campaigns: {
-    get(id: number): Promise<Campaign | undefined>;
-    listHeld(page: number, pageSize: number): Promise<{ items: Campaign[]; totalItemCount: number }>;
-  };
-  messageStore: { getMany(ids: number[]): Promise<Message[]> };
+  campaigns: { get(id: number): Promise<Campaign | undefined> };
   moderation: Pick<Moderation, 'approve' | 'decline'>;
+}
+
+export interface HeldCampaignsDeps {
+  held: { list(page: number, pageSize: number): Promise<{ items: Campaign[]; totalItemCount: number }> };
+  messageStore: { getMany(ids: number[]): Promise<Message[]> };
 }
 
 /** A campaign, or a not-found error (the CLI's `campaign show` too). */
@@ -25,9 +26,9 @@ export async function campaignById(deps: Pick<CampaignsDeps, 'campaigns'>, id: n
 export const campaignsHeld = adminOperation({
   path: 'campaigns/held',
   input: v.strictObject(PAGING),
-  run: async ({ page, pageSize }, { campaigns, messageStore }: CampaignsDeps) => {
-    const held = await campaigns.listHeld(page, pageSize);
-    const messages = new Map((await messageStore.getMany(held.items.map((c) => c.messageId))).map((m) => [m.id, m]));
+  run: async ({ page, pageSize }, deps: HeldCampaignsDeps) => {
+    const held = await deps.held.list(page, pageSize);
+    const messages = new Map((await deps.messageStore.getMany(held.items.map((c) => c.messageId))).map((m) => [m.id, m]));
     return {
       items: held.items.map((campaign) => {
         const message = messages.get(campaign.messageId);
@@ -43,7 +44,7 @@ const CAMPAIGN_ID = v.strictObject({ id: entityIdField('id') });
 export const campaignsGet = adminOperation({
   path: 'campaigns/get',
   input: CAMPAIGN_ID,
-  run: ({ id }, deps: CampaignsDeps) => campaignById(deps, id),
+  run: ({ id }, deps: Pick<CampaignsDeps, 'campaigns'>) => campaignById(deps, id),
 });
 
 /** Sends a held campaign (409 when it is not held). */

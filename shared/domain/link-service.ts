@@ -128,9 +128,8 @@ export class LinkService {
 
   /** The account's link, or a not-found error for unknown links and other accounts' links alike. */
   async get(account: Account, ref: LinkRef): Promise<Link> {
-    const id = await this.#idOf(ref);
-    const link = id === undefined ? undefined : await this.deps.links.get(id);
-    if (!link || link.accountId !== account.id) throw new AppError('notFound', 'Link not found');
+    const link = await this.find(ref);
+    if (link.accountId !== account.id) throw new AppError('notFound', 'Link not found');
     return link;
   }
 

@@ -1,4 +1,4 @@
-import { GetCommand, type NativeAttributeValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, CampaignStatus } from '../domain/campaigns';
 import type { CampaignStore } from '../domain/message-ports';
 import { batchGetAll } from './batch';
@@ -7,7 +7,6 @@ import { conditionally } from './conditional';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { MESSAGE_SCHEMA, MessageChanges } from './message-changes';
-import { queryAll } from './query';
 
 export class CampaignsRepository implements CampaignStore {
   private readonly messages: MessageChanges;
@@ -83,23 +82,6 @@ export class CampaignsRepository implements CampaignStore {
     return updated;
   }
 
-  /** Campaigns held in MODERATION, oldest first: page `page` (from 0) of `pageSize`, and how many there are. */
-  async listHeld(page: number, pageSize: number): Promise<{ items: Campaign[]; totalItemCount: number }> {
-    const held = { IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk', ExpressionAttributeValues: { ':pk': keys.heldCampaigns() } };
-    let totalItemCount = 0;
-    let startKey: Record<string, NativeAttributeValue> | undefined;
-    do {
-      const counted = await this.store.db.send(
-        new QueryCommand({ TableName: this.store.tableName, ...held, Select: 'COUNT', ExclusiveStartKey: startKey }),
-      );
-      totalItemCount += counted.Count ?? 0;
-      startKey = counted.LastEvaluatedKey;
-    } while (startKey);
-    // The index holds few entries (campaigns waiting for a person), so a page reads those before it.
-    const items = await queryAll(this.store, { ...held, Limit: (page + 1) * pageSize }, (page + 1) * pageSize);
-    return { items: items.slice(page * pageSize).map(fromItem), totalItemCount };
-  }
-
   /** The first sending time stays: reports may finish a campaign in any order. */
   /** The message's copy of its campaign's status; nothing for a message not written yet (it is created with the campaign's). */
   async #copyStatus(messageId: number, status: CampaignStatus): Promise<void> {
@@ -128,7 +110,7 @@ export function heldIndex(campaign: Pick<Campaign, 'status' | 'createdAt' | 'id'
   return campaign.status === 'MODERATION' ? keys.heldCampaignIndex(campaign.createdAt, campaign.id) : {};
 }
 
-function fromItem(item: Record<string, NativeAttributeValue>): Campaign {
+export function fromItem(item: Record<string, NativeAttributeValue>): Campaign {
   return {
     id: Number(item.id),
     accountId: Number(item.accountId),

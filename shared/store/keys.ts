@@ -19,9 +19,8 @@ import { normalizeGatewayMessageId } from '../domain/messages';
  * | GatewayMessage | GATEWAYMSG#<gateway>#<gateway id> | #GATEWAYMSG |         |                     |
  * | Counter | COUNTER#<name>     | #COUNTER  |                             |                     |
  * | Setting | SETTING#<name>     | #SETTING  |                             |                     |
- * | OperatorToken | OPERATOR#<sha256> | #OPERATOR | OPERATORS                | <tokenId>           |
- * | AuditEntry | AUDIT             | ENTRY#<id> |                            |                     |
  *
+ * Operator tokens and the audit log: operator-keys.ts (kept out of the API functions' bundles).
  * A link's list index keys (gsi2..gsi7), its comment-word items and its counter items: link-keys.ts.
  * | Count   | ACCOUNT#<id>#COUNTS | <counter name> |                          |                     |
  * (an entity with an unfinished counted change: gsi12pk CNTPEND#<0..15>, gsi12sk <change id>)
@@ -35,9 +34,6 @@ const pad = (id: number) => String(id).padStart(15, '0');
 const AMBIGUOUS_MESSAGES = 'AMBIGUOUS#MESSAGES';
 const CLICK_RANKS_PENDING = 'RANKS#PENDING';
 const HELD_CAMPAIGNS = 'CAMPAIGNS#HELD';
-const OPERATOR_TOKENS = 'OPERATORS';
-const AUDIT_LOG = 'AUDIT';
-const AUDIT_ENTRY = 'ENTRY#';
 
 export const keys = {
   account: (id: number): Key => ({ pk: `ACCOUNT#${id}`, sk: '#ACCOUNT' }),
@@ -93,13 +89,6 @@ export const keys = {
     pk: `GATEWAYMSG#${gateway}#${normalizeGatewayMessageId(gatewayMessageId)}`,
     sk: '#GATEWAYMSG',
   }),
-
-  operatorToken: (hash: string): Key => ({ pk: `OPERATOR#${hash}`, sk: '#OPERATOR' }),
-  operatorTokenIndex: (tokenId: string) => ({ gsi1pk: OPERATOR_TOKENS, gsi1sk: tokenId }),
-  operatorTokens: () => OPERATOR_TOKENS,
-  /** The operator API's audit log: one partition (a human-scale rate of changes), entries by ULID. */
-  auditEntry: (id: string): Key => ({ pk: AUDIT_LOG, sk: `${AUDIT_ENTRY}${id}` }),
-  auditLog: () => AUDIT_LOG,
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),

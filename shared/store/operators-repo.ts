@@ -3,7 +3,7 @@ import type { AuditEntry, AuditStore } from '../domain/audit';
 import type { OperatorToken, OperatorTokenStore } from '../domain/operators';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { keys } from './keys';
+import { operatorKeys as keys } from './operator-keys';
 import { queryAll } from './query';
 
 /** Operator tokens by the hash of the token, as API keys are (accounts-repo.ts). */

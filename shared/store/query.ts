@@ -1,11 +1,10 @@
 import { type NativeAttributeValue, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 
-/** Runs a query to the last page (or until `atMost` items) and returns every item read. */
+/** Runs a query to the last page and returns every item. */
 export async function queryAll(
   store: Store,
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
-  atMost = Number.POSITIVE_INFINITY,
 ): Promise<Record<string, NativeAttributeValue>[]> {
   const items: Record<string, NativeAttributeValue>[] = [];
   let startKey: Record<string, NativeAttributeValue> | undefined;
@@ -13,6 +12,6 @@ export async function queryAll(
     const page = await store.db.send(new QueryCommand({ ...input, TableName: store.tableName, ExclusiveStartKey: startKey }));
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < atMost);
+  } while (startKey);
   return items;
 }

@@ -151,7 +151,7 @@ describe('operator API: links and campaigns', () => {
       expect(await statusOf(campaign.messageId)).toBe('REJECTD');
     });
 
-    it('pages the held campaigns and counts them', async () => {
+    it('counts the held campaigns, lists the newest last, and answers a page past them empty', async () => {
       // Prepare
       const before = (await call('campaigns/held')).json?.data.totalItemCount as number;
       const sent = [];
@@ -159,12 +159,13 @@ describe('operator API: links and campaigns', () => {
 
       // Act
       const all = (await call('campaigns/held', { query: { pageSize: '100' } })).json?.data;
-      const second = (await call('campaigns/held', { query: { page: '1', pageSize: '25' } })).json?.data;
+      const past = (await call('campaigns/held', { query: { page: '1', pageSize: '25' } })).json?.data;
 
       // Assess
       expect(all.totalItemCount).toBe(before + 3);
       expect(all.items.slice(-3).map((c: { id: number }) => c.id)).toEqual(sent.map((s) => s.campaignId));
-      expect(second.items).toEqual(all.items.slice(25));
+      // Pages themselves: test/integration/held-campaigns.test.ts.
+      expect(past).toEqual({ items: [], totalItemCount: before + 3 });
     });
 
     it('answers an unknown campaign with 404 and a bad id with 400', async () => {

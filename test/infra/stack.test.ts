@@ -7,6 +7,7 @@ import type { IConstruct } from 'constructs';
 import { ServiceFunction } from '../../lib/service-function';
 import { ServiceStack } from '../../lib/service-stack';
 import { tableIndexesFromContext } from '../../lib/storage';
+import { ADMIN_FALLBACK, allAdminRoutes } from '../../shared/admin/routes';
 import { allOperations } from '../../shared/api/routes';
 import { tableDefinition } from '../../shared/store/table';
 
@@ -85,9 +86,9 @@ describe('ServiceStack', () => {
       expect(routeFunction('POST /dlr/kannel')).toBe(reports);
     });
 
-    it('has no routes besides the operations, the fallback and the delivery reports', () => {
+    it('has no routes besides the operations, the fallback, the delivery reports and the operator API', () => {
       // Assess
-      template.resourceCountIs('AWS::ApiGatewayV2::Route', allOperations().length * 4 + 1 + 2);
+      template.resourceCountIs('AWS::ApiGatewayV2::Route', allOperations().length * 4 + 1 + 2 + allAdminRoutes().length + 1);
     });
 
     it('gives every API function the table and the short link base on the distribution', () => {
@@ -104,9 +105,9 @@ describe('ServiceStack', () => {
   });
 
   describe('functions', () => {
-    it("has one function per operation, the fallback, the redirect, the click aggregator, the SMS worker, the deferred sweeper, the delivery reports and the webhook worker, and besides them only the web files' deployment", () => {
+    it("has one function per operation, the fallback, the redirect, the click aggregator, the SMS worker, the deferred sweeper, the delivery reports, the webhook worker and one per operator API operation and its fallback, and besides them only the web files' deployment", () => {
       // Assess
-      expect(serviceFunctions()).toHaveLength(allOperations().length + 7);
+      expect(serviceFunctions()).toHaveLength(allOperations().length + 7 + allAdminRoutes().length + 1);
       const others = ofType('AWS::Lambda::Function').filter(([id]) => !serviceFunctions().some(([own]) => own === id));
       expect(others.map(([, fn]) => fn.Properties.Role['Fn::GetAtt'][0])).toEqual([cfnId(stack.web.deployment.handlerRole)]);
     });
@@ -195,6 +196,45 @@ describe('ServiceStack', () => {
     it('gives the fallback no access to the table', () => {
       // Assess
       expect(allowedActions(logicalId(stack.api.functions.get('api-fallback')!)).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    });
+  });
+
+  describe('operator API', () => {
+    it.each(allAdminRoutes())('routes $method /admin/$path to the $handler function, and only that method', ({ path, method, handler }) => {
+      // Assess
+      const fn = stack.adminApi.functions.get(handler)!;
+      expect(fn).toBeDefined();
+      expect(routeFunction(`${method} /admin/${path}`)).toBe(logicalId(fn));
+      expect(routeFunction(`${method === 'GET' ? 'POST' : 'GET'} /admin/${path}`)).toBeUndefined();
+    });
+
+    it('sends every other request below /admin/ to its fallback, which has no access to the table', () => {
+      // Assess
+      const fallback = logicalId(stack.adminApi.functions.get(ADMIN_FALLBACK)!);
+      expect(routeFunction('ANY /admin/{proxy+}')).toBe(fallback);
+      expect(allowedActions(fallback).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    });
+
+    it('lets the reads read the table but not write it, and the changes write it', () => {
+      // Assess
+      for (const { method, handler } of allAdminRoutes()) {
+        const actions = allowedActions(logicalId(stack.adminApi.functions.get(handler)!));
+        expect(actions).toContain('dynamodb:GetItem');
+        if (method === 'GET') for (const action of WRITE_ACTIONS) expect(actions).not.toContain(action);
+        else expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      }
+    });
+
+    it('gives every operator API function the table and the short link base, and lets the campaign decisions queue webhook events', () => {
+      // Assess
+      for (const [handler, fn] of stack.adminApi.functions) {
+        const variables = resources[logicalId(fn)]!.Properties.Environment.Variables;
+        expect(variables.TABLE_NAME).toEqual({ Ref: cfnId(stack.storage.table) });
+        expect(variables.SHORT_LINK_BASE).toBeDefined();
+        const notifies = handler === 'admin-campaigns-approve' || handler === 'admin-campaigns-decline';
+        expect(variables.WEBHOOK_QUEUE_URL === undefined).toBe(!notifies);
+        if (notifies) expect(allowedActions(logicalId(fn))).toContain('sqs:SendMessage');
+      }
     });
   });
 
