@@ -95,7 +95,6 @@ describe('account console', () => {
     const code = shortLink.split('/').at(-1)!;
     const row = page.getByRole('row').filter({ hasText: 'Spring campaign' });
     expect(await row.getByRole('cell').nth(2).textContent()).toBe('0');
-    await watched.screenshot('links');
 
     // Assess: its page, before any visit
     await row.getByRole('link', { name: code }).click();
@@ -220,6 +219,13 @@ describe('account console', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByRole('row').filter({ hasText: '447400123450' }).filter({ hasText: 'DELIVRD' }).first().waitFor();
     await watched.screenshot('messages');
+
+    // Assess: a send-time range that excludes it finds nothing, and Reset brings it back
+    await page.getByLabel('Sent from').fill('2099-01-01T00:00');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Nothing matches.').waitFor();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await page.getByRole('row').filter({ hasText: '447400123450' }).first().waitFor();
   });
 
   /** Waits until the links table lists exactly these codes, in this order (a page shows the last answer it got). */
@@ -258,6 +264,7 @@ describe('account console', () => {
     await page.getByRole('heading', { name: '26 links' }).waitFor();
     await page.getByText('Page 1 of 2').waitFor();
     await shows(codes.slice(0, 25));
+    await watched.screenshot('links');
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByText('Page 2 of 2').waitFor();
     await shows(codes.slice(25));
