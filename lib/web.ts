@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CfnElement, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Names, NestedStack, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -19,7 +19,7 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { CACHE_CONTROL, SECURITY_HEADERS } from '../web/headers';
 import { buildWebFiles, objectKey } from './web-files';
 
@@ -45,6 +45,7 @@ export class Web extends Construct {
   readonly headers: ResponseHeadersPolicy;
   readonly paths: CloudFrontFunction;
   readonly deployment: BucketDeployment;
+  readonly deploymentStack: NestedStack;
 
   constructor(scope: Construct, id: string, props: WebProps) {
     super(scope, id);
@@ -83,7 +84,11 @@ export class Web extends Construct {
       });
     }
 
-    this.deployment = new BucketDeployment(this, 'Deployment', {
+    // CloudFormation takes at most 500 resources a stack, and the service's is near that: the
+    // deployment's function, role, policy, layer, log group and custom resource go in a nested
+    // stack, one resource in the service's.
+    this.deploymentStack = new NestedStack(this, 'Deployment', { description: 'shortsms: the web console and docs files' });
+    this.deployment = new BucketDeployment(this.deploymentStack, 'Files', {
       sources: [Source.asset(files.directory)],
       destinationBucket: this.bucket,
       // As the local server sends them; each deployment also clears the distribution's copies.
@@ -92,9 +97,10 @@ export class Web extends Construct {
       distributionPaths: [...WEB_PATHS],
       // The files go with the stack, so the (then empty) bucket can go too.
       retainOnDelete: false,
-      logGroup: new LogGroup(this, 'DeploymentLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      logGroup: new LogGroup(this.deploymentStack, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
     });
-    const bucketArn = `<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/*`;
+    // The bucket's ARN as the nested stack receives it: a parameter named after the bucket.
+    const bucketArn = `<referenceto${Names.uniqueId(this.bucket.node.defaultChild as IConstruct)}Arn>/*`;
     for (const finding of [
       'Action::s3:GetBucket*',
       'Action::s3:GetObject*',

@@ -200,21 +200,32 @@ describe('Web', () => {
 
   describe('deployment', () => {
     it('copies the built files to the bucket and clears their paths from the distribution', () => {
-      // Prepare
-      const [, deployment] = ofType('Custom::CDKBucketDeployment')[0]!;
+      // Prepare: the deployment is a nested stack's; the service's stack hands it the bucket and the distribution
+      const nested = Template.fromStack(stack.web.deploymentStack).toJSON().Resources as Record<string, Resource>;
+      const [, deployment] = Object.entries(nested).find(([, r]) => r.Type === 'Custom::CDKBucketDeployment')!;
+      const parameters = resources[stack.getLogicalId(stack.web.deploymentStack.nestedStackResource!)]!.Properties.Parameters;
+      const given = (value: { Ref: string }) => parameters[value.Ref];
       const assetKey: string = deployment.Properties.SourceObjectKeys[0];
       const assetDir = join(app.outdir, `asset.${assetKey.replace(/\.zip$/, '')}`);
       // Assess
       expect(deployment.Properties).toEqual(
         expect.objectContaining({
-          DestinationBucketName: { Ref: cfnId(stack.web.bucket) },
-          DistributionId: { Ref: cfnId(stack.redirect.distribution) },
           DistributionPaths: ['/console/*', '/docs/*', '/openapi.json'],
           Prune: true,
           RetainOnDelete: false,
+          SystemMetadata: { 'cache-control': 'no-cache' },
         }),
       );
+      expect(given(deployment.Properties.DestinationBucketName)).toEqual({ Ref: cfnId(stack.web.bucket) });
+      expect(given(deployment.Properties.DistributionId)).toEqual({ Ref: cfnId(stack.redirect.distribution) });
       for (const path of buildWebFiles(ROOT).paths) expect([path, existsSync(join(assetDir, objectKey(path)))]).toEqual([path, true]);
+    });
+
+    it("keeps the deployment's function, role and layer out of the service's stack, near CloudFormation's 500 resources", () => {
+      // Assess
+      expect(ofType('Custom::CDKBucketDeployment')).toEqual([]);
+      expect(ofType('AWS::Lambda::LayerVersion')).toEqual([]);
+      expect(ofType('AWS::CloudFormation::Stack')).toHaveLength(1);
     });
 
     it('outputs the console URL on the short domain', () => {
