@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 
 /** What a handler may do to the table; `none` for handlers that never touch it. */
@@ -27,6 +28,13 @@ export interface ServiceFunctionProps extends ServiceFunctionDefaults {
   readonly timeout?: Duration;
   /** Packages installed beside the bundle instead of bundled (ones that read their own files). */
   readonly nodeModules?: string[];
+  /**
+   * A role shared by functions that may do the same (the table access is granted to it), and
+   * a log group shared by related functions: fewer resources where many functions are alike
+   * (a stack holds at most 500). The function's own otherwise.
+   */
+  readonly role?: IRole;
+  readonly logGroup?: ILogGroup;
 }
 
 // esbuild's ESM output has no `require`, which its wrappers around CommonJS dependencies
@@ -40,15 +48,17 @@ const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'no
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
-  readonly logGroup: LogGroup;
+  readonly logGroup: ILogGroup;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: RetentionDays.ONE_MONTH,
-      // Logs are operational, not data; only the table is kept when the stack goes.
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
+    this.logGroup =
+      props.logGroup ??
+      new LogGroup(this, 'Logs', {
+        retention: RetentionDays.ONE_MONTH,
+        // Logs are operational, not data; only the table is kept when the stack goes.
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
     this.function = new NodejsFunction(this, 'Function', {
       description: `shortsms ${props.handler}`,
       entry: join(props.projectRoot, 'functions', `${props.handler}.ts`),
@@ -62,6 +72,7 @@ export class ServiceFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       logGroup: this.logGroup,
+      ...(props.role && { role: props.role }),
       environment: {
         TABLE_NAME: props.table.tableName,
         ...(props.shortLinkBase !== undefined && { SHORT_LINK_BASE: props.shortLinkBase }),

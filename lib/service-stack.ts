@@ -82,9 +82,16 @@ export class ServiceStack extends Stack {
     this.redirect.serveApi(this.api.httpApi);
     this.web = new Web(this, 'Web', { projectRoot, distribution: this.redirect.distribution });
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
-    this.adminApi = new AdminApi(this, 'AdminApi', { projectRoot, table, shortLinkBase: this.redirect.shortLinkBase, httpApi: this.api.httpApi });
     // An operator's decision on a held campaign settles its message, which may raise webhook events.
-    for (const handler of ['admin-campaigns-approve', 'admin-campaigns-decline']) {
+    const decisions = ['admin-campaigns-approve', 'admin-campaigns-decline'] as const;
+    this.adminApi = new AdminApi(this, 'AdminApi', {
+      projectRoot,
+      table,
+      shortLinkBase: this.redirect.shortLinkBase,
+      httpApi: this.api.httpApi,
+      ownRoles: decisions,
+    });
+    for (const handler of decisions) {
       const decision = this.adminApi.functions.get(handler);
       if (!decision) throw new Error(`The operator API has no ${handler} function`);
       this.messaging.notifiesWebhooks(decision);

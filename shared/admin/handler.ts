@@ -2,11 +2,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as v from 'valibot';
 import { parseWith } from '../api/params';
 import { type AuditLog, withoutSecrets } from '../domain/audit';
-import { AppError } from '../domain/errors';
+import { AppError, ConflictError } from '../domain/errors';
 import type { Operator, OperatorService } from '../domain/operators';
 import { errorField, logger } from '../telemetry';
 import { type AdminOperation, idFields } from './operation';
-import { dataResponse, errorResponse, type TRANSPORT_STATUS } from './responses';
+import { type AdminErrorCode, dataResponse, errorResponse, type TRANSPORT_STATUS } from './responses';
 import { ADMIN_ROUTES, resolveAdmin } from './routes';
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -49,16 +49,21 @@ export function adminHandler<Deps, Schema extends v.GenericSchema, R>(
   const method = ADMIN_ROUTES[operation.path];
   return async (event, context) => {
     let operator: Operator | undefined;
+    // Once the input is valid, change() records the outcome itself.
+    let recorded = false;
     try {
       if (event.requestContext.http.method !== method) throw wrongMethod(method);
       operator = await stack.operators.authenticate(header(event, 'authorization'));
       const raw = method === 'GET' ? queryInput(event) : jsonBody(event);
       const input = parseWith(operation.input, raw) as v.InferOutput<Schema>;
       if (method === 'GET') return dataResponse(await operation.run(input, deps, operator));
-      return dataResponse(await change(operation, input, deps, operator, stack));
+      recorded = true;
+      return dataResponse(await change(operation, input, deps, operator, stack, origin(event, context)));
     } catch (error) {
-      if (operator && method === 'POST' && error instanceof AppError && error.kind !== 'internal') {
-        logger.info('Operator change refused', { operator, action: operation.path, outcome: error.kind, message: error.message });
+      // An invalid change (media type, size, JSON, fields) wrote nothing: a log line says who tried it.
+      if (operator && method === 'POST' && !recorded && (error instanceof AppError || error instanceof TransportRefusal)) {
+        const outcome = error instanceof AppError ? codeOf(error) : error.code;
+        logger.info('Operator change refused', { operator, action: operation.path, outcome, message: error.message, ...origin(event, context) });
       }
       return refusal(error, event, context);
     }
@@ -72,6 +77,7 @@ async function change<Deps, Schema extends v.GenericSchema, R>(
   deps: Deps,
   operator: Operator,
   stack: AdminStackDeps,
+  where: Origin,
 ): Promise<R> {
   const entry = { operator, action: operation.path, input: withoutSecrets(input as Record<string, unknown>, operation.secrets ?? []) };
   let result: R;
@@ -79,11 +85,11 @@ async function change<Deps, Schema extends v.GenericSchema, R>(
     result = await operation.run(input, deps, operator);
   } catch (error) {
     if (error instanceof AppError) {
-      await audit(stack, { ...entry, target: target(operation, input, undefined), outcome: error.kind, message: error.message });
+      await audit(stack, { ...entry, target: target(operation, input, undefined), outcome: codeOf(error), message: error.message }, where);
     }
     throw error;
   }
-  await audit(stack, { ...entry, target: target(operation, input, result), outcome: 'ok' });
+  await audit(stack, { ...entry, target: target(operation, input, result), outcome: 'ok' }, where);
   return result;
 }
 
@@ -100,13 +106,20 @@ function target<Deps, Schema extends v.GenericSchema, R>(
  * is logged whole at ERROR (the log keeps it) and the operator still gets the answer,
  * so a retry does not make the change twice.
  */
-async function audit(stack: AdminStackDeps, change: Parameters<AuditLog['record']>[0]): Promise<void> {
+async function audit(stack: AdminStackDeps, change: Parameters<AuditLog['record']>[0], where: Origin): Promise<void> {
   try {
     const entry = await stack.audit.record(change);
-    logger.info('Operator change', { audit: entry });
+    logger.info('Operator change', { audit: entry, ...where });
   } catch (error) {
-    logger.error('Operator change not recorded in the audit log', { audit: change, error: errorField(error) });
+    logger.error('Operator change not recorded in the audit log', { audit: change, error: errorField(error), ...where });
   }
+}
+
+/** Which function and request a log line comes from: the operator API's functions share a log group. */
+type Origin = { function?: string; requestId?: string };
+
+function origin(event: APIGatewayProxyEventV2, context: Context | undefined): Origin {
+  return { function: context?.functionName, requestId: context?.awsRequestId ?? event.requestContext?.requestId };
 }
 
 /** The handler for paths below /admin/ that no operation serves, or with the wrong method. */
@@ -124,10 +137,15 @@ function wrongMethod(allow: string): TransportRefusal {
 
 function refusal(error: unknown, event: APIGatewayProxyEventV2, context?: Context): Result {
   if (error instanceof TransportRefusal) return errorResponse(error.code, error.message, undefined, error.headers);
-  if (error instanceof AppError && error.kind !== 'internal') return errorResponse(error.kind, error.message, error.fields);
+  if (error instanceof AppError && error.kind !== 'internal') return errorResponse(codeOf(error), error.message, error.fields);
   const requestId = context?.awsRequestId ?? event.requestContext?.requestId ?? 'unknown';
-  logger.error('Unexpected error', { requestId, path: event.rawPath, error: errorField(error) });
+  logger.error('Unexpected error', { requestId, function: context?.functionName, path: event.rawPath, error: errorField(error) });
   return errorResponse('internal', `Unexpected error; request id ${requestId}`);
+}
+
+/** The answer's code for a domain error: its kind, or `conflict` for a ConflictError. */
+function codeOf(error: AppError): Exclude<AdminErrorCode, keyof typeof TRANSPORT_STATUS> {
+  return error instanceof ConflictError ? 'conflict' : error.kind;
 }
 
 function header(event: APIGatewayProxyEventV2, name: string): string | undefined {

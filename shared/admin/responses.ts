@@ -17,7 +17,6 @@ export const ADMIN_STATUS = {
   forbidden: 403,
   accountBlocked: 403,
   notFound: 404,
-  conflict: 409,
   rateLimited: 429,
   internal: 500,
 } as const satisfies Record<ErrorKind, number>;
@@ -29,7 +28,10 @@ export const TRANSPORT_STATUS = {
   unsupportedMediaType: 415,
 } as const;
 
-export type AdminErrorCode = ErrorKind | keyof typeof TRANSPORT_STATUS;
+/** ConflictError (a domain refusal of kind `invalid`) answers 409 with code `conflict`. */
+export const CONFLICT_STATUS = 409;
+
+export type AdminErrorCode = ErrorKind | 'conflict' | keyof typeof TRANSPORT_STATUS;
 
 const HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
@@ -43,7 +45,12 @@ export function errorResponse(
   fields?: FieldErrors,
   headers: Record<string, string> = {},
 ): APIGatewayProxyStructuredResultV2 {
-  const statusCode = code in TRANSPORT_STATUS ? TRANSPORT_STATUS[code as keyof typeof TRANSPORT_STATUS] : ADMIN_STATUS[code as ErrorKind];
+  const statusCode =
+    code === 'conflict'
+      ? CONFLICT_STATUS
+      : code in TRANSPORT_STATUS
+        ? TRANSPORT_STATUS[code as keyof typeof TRANSPORT_STATUS]
+        : ADMIN_STATUS[code as ErrorKind];
   return {
     statusCode,
     headers: { ...HEADERS, ...headers },

@@ -5,8 +5,6 @@ export const RESULT_CODE = {
   success: 0,
   invalid: 1,
   notFound: 2,
-  // Raised by administration only (the operator API answers 409); a public operation would say code 1.
-  conflict: 1,
   internal: 3,
   unknownModule: 4,
   unknownMethod: 5,

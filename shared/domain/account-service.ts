@@ -14,7 +14,7 @@ import {
   type ModerationPolicy,
   type SendingSettings,
 } from './accounts';
-import { AppError } from './errors';
+import { AppError, ConflictError } from './errors';
 import type { NewId, RandomInt } from './ids';
 import type { IdSource } from './link-service';
 import { isValidRateLimit, MAX_API_RATE_LIMIT } from './rate-limit';
@@ -186,7 +186,7 @@ export class AccountService {
     const found = (await this.deps.apiKeys.listByAccount(accountId)).find((k) => k.keyId === keyId);
     if (!found) throw new AppError('notFound', `Account ${accountId} has no key ${keyId}`);
     if (!(await this.deps.apiKeys.revoke(found.hash, this.deps.clock().toISOString()))) {
-      throw new AppError('invalid', `Key ${keyId} is already revoked`);
+      throw new ConflictError(`Key ${keyId} is already revoked`);
     }
   }
 

@@ -15,8 +15,8 @@ export interface AuditEntry {
   target: Record<string, unknown>;
   /** What was asked, without secrets. */
   input: Record<string, unknown>;
-  /** `ok`, or the kind of error that refused it (`notFound`, `conflict`, …). */
-  outcome: 'ok' | ErrorKind;
+  /** `ok`, or the code of the error that refused it (`notFound`, `conflict`, …). */
+  outcome: 'ok' | ErrorKind | 'conflict';
   /** The error's message when refused. */
   message?: string;
 }

@@ -5,7 +5,6 @@
 export type ErrorKind =
   | 'invalid' // an entity field has a bad value
   | 'notFound'
-  | 'conflict' // the entity is not in a state the change applies to (a campaign no longer held)
   | 'internal'
   | 'unknownModule'
   | 'unknownMethod'
@@ -35,4 +34,16 @@ export class AppError extends Error {
 /** A validation error on one entity field; the message doubles as the field's message. */
 export function invalidField(field: string, message: string): AppError {
   return new AppError('invalid', message, { [field]: [message] });
+}
+
+/**
+ * A change refused because its entity is not in a state it applies to (a campaign no longer
+ * held, a key already revoked). An invalid request to the public API (code 1); the operator
+ * API answers it with 409.
+ */
+export class ConflictError extends AppError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('invalid', message, undefined, options);
+    this.name = 'ConflictError';
+  }
 }

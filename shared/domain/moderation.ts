@@ -1,5 +1,5 @@
 import type { Campaign, ScheduledTask } from './campaigns';
-import { AppError } from './errors';
+import { AppError, ConflictError } from './errors';
 import type { SendingPorts } from './message-ports';
 import type { StatusPublisher } from './status-changes';
 import { type Clock, utcMinuteOf } from './time';
@@ -60,7 +60,7 @@ export function notFoundCampaign(): AppError {
 }
 
 function notHeld(campaign: Campaign): AppError {
-  return new AppError('conflict', `Campaign ${campaign.id} is ${campaign.status}, not in moderation`);
+  return new ConflictError(`Campaign ${campaign.id} is ${campaign.status}, not in moderation`);
 }
 
 function sendTask(campaign: Campaign): ScheduledTask {

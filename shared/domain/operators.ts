@@ -1,5 +1,5 @@
 import { generateApiKey, hashApiKey, isApiKeyShaped } from './accounts';
-import { AppError } from './errors';
+import { AppError, ConflictError } from './errors';
 import type { NewId, RandomInt } from './ids';
 import { lengthProblem } from './text-limits';
 import type { Clock } from './time';
@@ -80,7 +80,7 @@ export class OperatorService {
     const found = (await this.deps.tokens.list()).find((token) => token.tokenId === tokenId);
     if (!found) throw new AppError('notFound', `No operator token ${tokenId}`);
     const revokedAt = this.deps.clock().toISOString();
-    if (!(await this.deps.tokens.revoke(found.hash, revokedAt))) throw new AppError('conflict', `Operator token ${tokenId} is already revoked`);
+    if (!(await this.deps.tokens.revoke(found.hash, revokedAt))) throw new ConflictError(`Operator token ${tokenId} is already revoked`);
     const { hash: _hash, ...token } = found;
     return { ...token, revokedAt };
   }

@@ -187,6 +187,42 @@ describe('operator API: auth, transport and accounts', () => {
       expect((await call('accounts/block', { body: { id: 999999 } })).status).toBe(404);
     });
 
+    it('logs every change as one structured line with who, what, target and outcome', async () => {
+      // Prepare
+      const lines: string[] = [];
+      const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        lines.push(String(chunk));
+        return true;
+      });
+
+      // Act
+      let id: number;
+      try {
+        id = (await call('accounts/create', { body: { name: 'Logged' } })).json?.data.id;
+      } finally {
+        write.mockRestore();
+      }
+
+      // Assess
+      const logged = lines
+        .flatMap((line) => line.split('\n'))
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      expect(logged).toContainEqual(
+        expect.objectContaining({
+          level: 'INFO',
+          message: 'Operator change',
+          audit: expect.objectContaining({
+            operator: { tokenId, name: 'Alice' },
+            action: 'accounts/create',
+            target: { id },
+            input: { name: 'Logged' },
+            outcome: 'ok',
+          }),
+        }),
+      );
+    });
+
     it('records every change as an audit entry with who, what, target and outcome, newest first', async () => {
       // Act
       const created = await call('accounts/create', { body: { name: 'Audited' } });

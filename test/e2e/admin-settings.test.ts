@@ -40,7 +40,8 @@ describe('operator API: keys, sending settings, messages and webhooks', () => {
     expect(JSON.stringify(listed.json)).not.toContain(key);
     expect(revoked.json?.data).toEqual({ keyId: issued.json?.data.apiKey.keyId, revoked: true });
     expect(after.code).toBe(8);
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(409);
+    expect(again.json?.error?.code).toBe('conflict');
   });
 
   it('adds, approves and defaults a signature, and goes back to the service signature with null', async () => {

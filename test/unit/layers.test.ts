@@ -12,7 +12,20 @@ const root = resolve(__dirname, '../..');
 const shared = join(root, 'shared');
 
 /** Adapters, transport and composition roots, as paths under shared/. */
-const ADAPTER_MODULES = ['store/', 'sms/', 'local/', 'queue/', 'api/', 'webhooks/', 'telemetry', 'runtime', 'api-runtime', 'redirect-runtime', 'ids'];
+const ADAPTER_MODULES = [
+  'store/',
+  'sms/',
+  'local/',
+  'queue/',
+  'api/',
+  'admin/',
+  'webhooks/',
+  'telemetry',
+  'runtime',
+  'api-runtime',
+  'redirect-runtime',
+  'ids',
+];
 const ADAPTER_PACKAGES = ['@aws-sdk/', '@aws-lambda-powertools/', 'ulid'];
 /** Calls that reach the network, the system clock or a random source (also as `globalThis.` or `crypto.` members). */
 const IO_CALLS = ['fetch', 'ulid', 'randomBytes', 'randomInt', 'randomUUID', 'Date.now', 'new Date', 'Math.random'];

@@ -50,7 +50,7 @@ describe('Moderation.approve', () => {
     const { moderation, campaigns, writes } = build();
     campaigns.set(1, storedCampaign(1, { status: 'DECLINED' }).campaign);
 
-    await expect(moderation.approve(1)).rejects.toMatchObject({ kind: 'conflict', message: 'Campaign 1 is DECLINED, not in moderation' });
+    await expect(moderation.approve(1)).rejects.toMatchObject({ kind: 'invalid', message: 'Campaign 1 is DECLINED, not in moderation' });
     await expect(moderation.approve(2)).rejects.toMatchObject({ kind: 'notFound', message: 'Campaign not found' });
     expect(writes).toEqual([]);
   });
