@@ -159,7 +159,10 @@ describe('operator console', () => {
       .waitFor();
 
     // Assess
+    // An approval schedules the campaign for now; the local server's sweeper, every 20 s, sends it.
     await eventually(async () => (await statusOf(approved.messageId)) === 'DELIVRD', {
+      timeoutMs: 45_000,
+      intervalMs: 250,
       failure: async () => `message ${approved.messageId} is ${await statusOf(approved.messageId)}`,
     });
     expect(await statusOf(declined.messageId)).toBe('REJECTD');
