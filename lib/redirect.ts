@@ -92,7 +92,8 @@ export class Redirect extends Construct {
   /**
    * Serves the API on the short domain too, `{short_link_base}/service/<Module>/<Method>`,
    * where module and method match in any letter case: a CloudFront Function lowercases
-   * them on the way to the HTTP API, whose routes are case-sensitive. Nothing is cached.
+   * them on the way to the HTTP API, whose routes are case-sensitive. The operator API,
+   * `/admin/...`, goes to the same HTTP API as it is. Nothing is cached.
    */
   serveApi(httpApi: IHttpApi): void {
     const lowercase = new CloudFrontFunction(this, 'LowercaseOperation', {
@@ -102,13 +103,20 @@ export class Redirect extends Construct {
     });
     // apiEndpoint is https://<id>.execute-api.<region>.amazonaws.com: the origin is its host.
     const apiHost = Fn.select(2, Fn.split('/', httpApi.apiEndpoint));
-    this.distribution.addBehavior('/service/*', new HttpOrigin(apiHost, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY }), {
+    const api = new HttpOrigin(apiHost, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY });
+    const uncached = {
       allowedMethods: AllowedMethods.ALLOW_ALL,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       cachePolicy: CachePolicy.CACHING_DISABLED,
+      // With caching disabled, this policy forwards the Authorization header as well (an
+      // origin request policy may not name it): the operator API's bearer token.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    };
+    this.distribution.addBehavior('/service/*', api, {
+      ...uncached,
       functionAssociations: [{ function: lowercase, eventType: FunctionEventType.VIEWER_REQUEST }],
     });
+    this.distribution.addBehavior('/admin/*', api, uncached);
   }
 }
 

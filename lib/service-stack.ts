@@ -13,6 +13,7 @@ import { Observability } from './observability';
 import { Redirect, type ShortDomain } from './redirect';
 import { ServiceFunction } from './service-function';
 import { Storage } from './storage';
+import { Web } from './web';
 
 export interface ServiceStackProps extends StackProps {
   /** The directory holding package.json, package-lock.json and functions/. */
@@ -59,6 +60,7 @@ export class ServiceStack extends Stack {
   /** The operator API (/admin/) on the same HTTP API. */
   readonly adminApi: AdminApi;
   readonly observability: Observability;
+  readonly web: Web;
   smsEventsTopic: Topic | undefined;
   readonly #projectRoot: string;
 
@@ -78,6 +80,7 @@ export class ServiceStack extends Stack {
       ...(props.apiRateLimit !== undefined && { accountRateLimit: props.apiRateLimit }),
     });
     this.redirect.serveApi(this.api.httpApi);
+    this.web = new Web(this, 'Web', { projectRoot, distribution: this.redirect.distribution });
     this.messaging = new Messaging(this, 'Messaging', { projectRoot, table });
     // An operator's decision on a held campaign settles its message, which may raise webhook events.
     const decisions = ['admin-campaigns-approve', 'admin-campaigns-decline'] as const;
@@ -115,6 +118,10 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, 'HttpApiUrl', {
       description: 'The HTTP API itself: published and all-lowercase spellings only',
       value: `${this.api.httpApi.apiEndpoint}/service`,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'The web console (account and operator views); the API docs are at /docs/',
+      value: `${this.redirect.shortLinkBase}/console/`,
     });
     new CfnOutput(this, 'ShortLinkBase', { value: this.redirect.shortLinkBase });
     new CfnOutput(this, 'ShortDomainTarget', {
