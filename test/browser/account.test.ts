@@ -123,6 +123,47 @@ describe('account console', () => {
     await page.getByRole('img', { name: /Chart of clicks and redirects by Hours, in total: clicks 1, redirects 1/ }).waitFor();
   });
 
+  it('works from the keyboard alone: sign in, shorten a link, open its page', async () => {
+    const { page } = watched;
+    /** Presses Tab until the focused element is the one `label` names (at most 40 presses): it is reachable. */
+    async function tabTo(label: string) {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press('Tab');
+        // The test's own TypeScript has no DOM types: the page runs this as a string.
+        const focused = (await page.evaluate(`(() => {
+          const element = document.activeElement;
+          const label = element && element.id ? document.querySelector('label[for="' + element.id + '"]') : null;
+          const name = label ? label.textContent : element ? element.getAttribute('aria-label') || element.textContent : '';
+          return { name: (name || '').trim(), outline: element ? getComputedStyle(element).outlineStyle : 'none' };
+        })()`)) as { name: string; outline: string };
+        if (focused.name === label) {
+          // What has the focus shows it.
+          expect(focused.outline).not.toBe('none');
+          return;
+        }
+      }
+      throw new Error(`Tab never reached ${label}`);
+    }
+    await page.goto(`${server.baseUrl}/console/`);
+    await tabTo('API key');
+    await page.keyboard.type(DEMO_KEY);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+
+    await tabTo('Long URL');
+    await page.keyboard.type('https://example.com/keyboard-only');
+    await page.keyboard.press('Enter');
+    const created = await page.getByRole('status').filter({ hasText: 'Created' }).textContent();
+    const code = /Created (\S+)/
+      .exec(created ?? '')![1]!
+      .split('/')
+      .at(-1)!;
+
+    await tabTo(code);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `Link ${code}` }).waitFor();
+  });
+
   it('shows the API’s reason when it refuses a link, and lists nothing new', async () => {
     // Prepare
     const { page } = watched;
