@@ -11,10 +11,10 @@ export interface LinkGetLinksDeps {
   links: Pick<LinkService, 'shortLinkOf'>;
 }
 
-/** Link/GetLinks: the links of the account's campaign, with click and redirect counts. */
 /** `campaignId`: any text that is no entity id names no campaign of the account. */
 export const campaignIdSchema = entityId('Campaign not found');
 
+/** Link/GetLinks: the links of the account's campaign, with click and redirect counts. */
 export const linkGetLinks: Operation<LinkGetLinksDeps> = async ({ params, account, deps: { messageQueries, links } }) => {
   if (!isGiven(params.campaignId)) throw new AppError('missingParameter', 'The campaignId parameter is required');
   const campaignId = readParams(campaignIdSchema, params.campaignId, 'notFound');
