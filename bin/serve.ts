@@ -1,4 +1,5 @@
 import { readServerSettings } from '../shared/config';
+import { boundHeapGrowth, heapGrowthPercent } from '../shared/local/heap-growth';
 import { STOP_GRACE_MS, startLocal } from '../shared/local/runtime';
 
 // The SDK warns that its 2027 releases will need Node.js 22; Lambda runs 22 and the
@@ -10,8 +11,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
  *   HOST (127.0.0.1), PORT (8080), DATA_DIR (./.data), SHORT_LINK_BASE (http://<HOST>:<PORT>),
  *   DEMO_API_KEY (a fixed 40-character key for the demo account), and the connection
  *   limits MAX_CONNECTIONS_PER_IP, MAX_CONNECTIONS and REQUEST_TIMEOUT_MS.
+ *   LOCAL_HEAP_GROWTH_PERCENT (50) bounds how far the heaps grow between full collections.
  */
 const settings = readServerSettings();
+// Before the service allocates: the bound is V8's, for the whole process.
+boundHeapGrowth(heapGrowthPercent());
 
 const service = await startLocal({
   ...settings,

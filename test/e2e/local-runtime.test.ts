@@ -1,9 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formBody } from '../support/local-service';
-import { admin, startServer as startSupportServer, stop } from '../support/serve-process';
+import { admin, ROOT, startServer as startSupportServer, stop } from '../support/serve-process';
 
 /**
  * The real `npm start` entry (bin/serve.ts) as a separate process: ready line, /health,
@@ -75,4 +75,19 @@ describe('local runtime (bin/serve.ts)', () => {
     const got = await fetch(`${second.baseUrl}/service/link/get?apiKey=${DEMO_KEY}&id=${created.data.id}`).then((r) => r.json() as Promise<any>);
     expect(got).toMatchObject({ code: 0, data: { fullLink: 'https://example.com/persist', code: created.data.code } });
   }, 120_000); // two starts of bin/serve.ts and eight admin CLI processes, each a fresh tsx start on a shared machine
+
+  it('reads the bound of its heaps at start, and refuses one it cannot use before it opens anything', () => {
+    // Act
+    const started = spawnSync(process.execPath, ['--import', 'tsx', 'bin/serve.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', DATA_DIR: join(dataDir, 'refused'), LOCAL_HEAP_GROWTH_PERCENT: 'half' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+
+    // Assess
+    expect(started.status).toBe(1);
+    expect(started.stderr).toContain('LOCAL_HEAP_GROWTH_PERCENT must be an integer from 0 to 300: half');
+    expect(existsSync(join(dataDir, 'refused'))).toBe(false);
+  }, 30_000);
 });
