@@ -9,8 +9,8 @@ export const DEFAULT_HEAP_GROWTH_PERCENT = 50;
  * full collection kept before the next one runs. V8 otherwise lets it grow to up to four
  * times that (on a machine with gigabytes): under a long-tail redirect load, requests
  * waiting on dynalite outlive the young generation, and the main thread's old generation
- * grew from 22 to 120–150 MB of mostly garbage between full collections, which V8 then
- * keeps committed. 0 leaves V8 its own factor.
+ * grew from 22 MB to about 130 MB between full collections, which V8 kept committed once
+ * they found 30 MB live (bench:redirect's long tail). 0 leaves V8 its own factor.
  */
 export function heapGrowthPercent(env: NodeJS.ProcessEnv = process.env): number {
   const value = env.LOCAL_HEAP_GROWTH_PERCENT;
