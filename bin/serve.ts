@@ -11,7 +11,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
  *   HOST (127.0.0.1), PORT (8080), DATA_DIR (./.data), SHORT_LINK_BASE (http://<HOST>:<PORT>),
  *   DEMO_API_KEY (a fixed 40-character key for the demo account), and the connection
  *   limits MAX_CONNECTIONS_PER_IP, MAX_CONNECTIONS and REQUEST_TIMEOUT_MS.
- *   LOCAL_HEAP_GROWTH_PERCENT (50) bounds how far the heaps grow between full collections.
+ *   LOCAL_HEAP_GROWTH_PERCENT (100) bounds how far the heaps grow between full collections.
  */
 const settings = readServerSettings();
 // Before the service allocates: the bound is V8's, for the whole process.

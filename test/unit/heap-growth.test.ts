@@ -1,10 +1,10 @@
 import { boundHeapGrowth, DEFAULT_HEAP_GROWTH_PERCENT, heapGrowthPercent } from '../../shared/local/heap-growth';
 
 describe('heapGrowthPercent', () => {
-  it('bounds the growth at 50 % unless LOCAL_HEAP_GROWTH_PERCENT says otherwise', () => {
-    expect(DEFAULT_HEAP_GROWTH_PERCENT).toBe(50);
-    expect(heapGrowthPercent({})).toBe(50);
-    expect(heapGrowthPercent({ LOCAL_HEAP_GROWTH_PERCENT: '' })).toBe(50);
+  it('bounds the growth at 100 % unless LOCAL_HEAP_GROWTH_PERCENT says otherwise', () => {
+    expect(DEFAULT_HEAP_GROWTH_PERCENT).toBe(100);
+    expect(heapGrowthPercent({})).toBe(100);
+    expect(heapGrowthPercent({ LOCAL_HEAP_GROWTH_PERCENT: '' })).toBe(100);
     expect(heapGrowthPercent({ LOCAL_HEAP_GROWTH_PERCENT: '25' })).toBe(25);
     expect(heapGrowthPercent({ LOCAL_HEAP_GROWTH_PERCENT: '0' })).toBe(0);
   });
@@ -27,7 +27,7 @@ describe('boundHeapGrowth', () => {
     boundHeapGrowth(DEFAULT_HEAP_GROWTH_PERCENT, (flag) => flags.push(flag));
 
     // Assess
-    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(flags).toEqual(['--heap-growing-percent=100']);
   });
 
   it('leaves V8 its own factor at 0', () => {
