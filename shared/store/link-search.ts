@@ -38,19 +38,19 @@ interface Found {
  * less. Cost: in proportion to the matches (of the rarest word).
  */
 export class LinkSearch {
-  readonly counts: LinkWordCounts;
+  readonly #counts: LinkWordCounts;
 
   constructor(
     private readonly store: Store,
     private readonly lists: LinkLists,
   ) {
-    this.counts = new LinkWordCounts(store, lists);
+    this.#counts = new LinkWordCounts(store, lists);
   }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
     const text = query.query ?? '';
     const exact = await this.#exact(accountId, text, query.codeId);
-    const counted = await this.counts.page(accountId, query, exact);
+    const counted = await this.#counts.page(accountId, query, exact);
     if (counted) return counted;
     const found = await this.#found(accountId, text, exact);
     const flags = flagsMatching(query.status, query.moderatorStatus);
@@ -115,7 +115,7 @@ export class LinkSearch {
     const words = queryWords(text);
     // Rarest first by the counters; without them, longest first: they match least. An empty intersection ends the reads.
     const ordered =
-      (await this.counts.rarestFirst(accountId, words)) ?? words.sort((a, b) => b.length - a.length).map((word) => ({ word, count: 0 }));
+      (await this.#counts.rarestFirst(accountId, words)) ?? words.sort((a, b) => b.length - a.length).map((word) => ({ word, count: 0 }));
     let common: Map<number, Found> | undefined;
     for (const [i, { word }] of ordered.entries()) {
       const rest = ordered.slice(i);

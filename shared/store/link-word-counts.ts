@@ -1,5 +1,6 @@
 import {
   commentHasStarts,
+  compareLinks,
   createdBounds,
   DEFAULT_LINK_ORDER,
   isCountedPrefix,
@@ -17,6 +18,7 @@ import { keys } from './keys';
 import { withClickItems } from './link-clicks';
 import { ALL_FLAGS, type Flags, flagsMatching, flagsOf, LINK_SCHEMA, linkCounts } from './link-keys';
 import type { LinkLists } from './link-lists';
+import { readWordRuns, type WordEntry, wordsStarting } from './link-word-runs';
 import { fromItem } from './link-writes';
 import { migrationCompleted } from './migration-progress';
 
@@ -37,6 +39,8 @@ import { migrationCompleted } from './migration-progress';
 export const WORD_ITEM_SHARE = 1.4;
 /** gsi1's whole links per read unit, as a share of the list indexes' entries (about 13 against 55). */
 const WHOLE_LINK_SHARE = 0.24;
+/** A prefix that starts at most this many distinct words is read by merging their runs. */
+const MAX_RUNS = 8;
 /** A filtered read's first page asks for this much more than the matches' share foretells. */
 const EXPECT_MARGIN = 1.25;
 
@@ -46,11 +50,14 @@ export interface WordCount {
   count: number;
 }
 
+const sum = (cells: Record<string, number>, of: readonly Flags[]) => of.reduce((total, f) => total + (cells[f] ?? 0), 0);
+
 export class LinkWordCounts {
   /** Whether every link's word starts are counted: the migration has completed (never reverts). */
   #counted = false;
-  /** Pages answered from creation order (gsi1), for tests that check the path is taken. */
+  /** Pages answered from creation order (gsi1) and from the merged runs of the prefix's words, for tests that check the paths are taken. */
   creationPages = 0;
+  runPages = 0;
 
   constructor(
     private readonly store: Store,
@@ -70,28 +77,51 @@ export class LinkWordCounts {
     if (words.length !== 1 || !word || !isCountedPrefix(word) || from || to || first?.field !== 'createTs') return undefined;
     if (!(await this.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
-    const [links = {}, starts = {}] = await this.#cells([linkCounts.all(accountId), linkCounts.prefix(accountId, word)]);
-    const sum = (cells: Record<string, number>, of: readonly Flags[]) => of.reduce((total, f) => total + (cells[f] ?? 0), 0);
+    const [starts = {}] = await this.#cells([linkCounts.prefix(accountId, word)]);
     // A link found by its code or tracking code whose comment does not match counts too.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
-    const total = sum(starts, flags) + besides.length;
+    const matches = sum(starts, flags);
+    const total = matches + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
     if (offset >= total) return { items: [], totalItemCount: total };
     const take = Math.min(pageSize, total - offset);
     const fromEnd = Math.min(offset, total - offset - take);
-    const all = sum(links, ALL_FLAGS);
+    const nearStart = fromEnd === offset;
+    const forward = (first.direction === 'ASC') === nearStart;
+    const inOrder = (page: Link[]) => ({ items: nearStart ? page : page.reverse(), totalItemCount: total });
+    if (matches === 0) {
+      const sorted = besides.sort(compareLinks([{ field: 'createTs', direction: forward ? 'ASC' : 'DESC' }]));
+      return inOrder(sorted.slice(fromEnd, fromEnd + take));
+    }
 
     // The word items: every one of the prefix (any flags), then the page's links and click items (~1 RRU a link).
     const perRru = this.lists.plan.entriesPerRru;
-    const byWords = sum(starts, ALL_FLAGS) / (perRru * WORD_ITEM_SHARE) + take;
+    const prefixed = sum(starts, ALL_FLAGS);
+    const byWords = prefixed / (perRru * WORD_ITEM_SHARE) + take;
+    // The runs of the words the prefix starts, merged: a Query per word to find it and one to
+    // read it, the page and those before it (in the share the flags keep), the page's links.
+    const byRuns = (runs: number) => runs + (((fromEnd + take) * prefixed) / matches) * (EXPECT_MARGIN / (perRru * WORD_ITEM_SHARE)) + take;
+    if (besides.length === 0 && byRuns(MAX_RUNS) < byWords) {
+      const prefixWords = await wordsStarting(this.store, accountId, word, MAX_RUNS);
+      if (prefixWords && byRuns(prefixWords.length) < byWords) {
+        const expect = Math.ceil((((fromEnd + take) * prefixed) / matches) * EXPECT_MARGIN);
+        const keep = (entry: WordEntry) => flags.includes(entry.flags);
+        const entries = await readWordRuns(this.store, accountId, prefixWords, { forward, skip: fromEnd, take, expect, keep });
+        const page = await this.lists.links(entries.map((entry) => Number(entry.linkId)));
+        // Fewer than the counters promise (a change being counted): the word items say.
+        if (page.length < take) return undefined;
+        this.runPages++;
+        return inOrder(page);
+      }
+    }
+
     // Creation order: the kept links' share of the account foretells the read; the page's click items 0.5 a link.
+    const [links = {}] = await this.#cells([linkCounts.all(accountId)]);
+    const all = sum(links, ALL_FLAGS);
     const expected = Math.min(all, Math.ceil(((fromEnd + take) * all * EXPECT_MARGIN) / total)) + 1;
     const byCreation = expected / (perRru * WHOLE_LINK_SHARE) + take / 2;
     if (byCreation >= byWords) return undefined;
-
-    const nearStart = fromEnd === offset;
-    const forward = (first.direction === 'ASC') === nearStart;
     const keep = (entry: Entry) => {
       if (entry.schema !== LINK_SCHEMA || entry.deleted) return false;
       const link = fromItem(entry);
@@ -103,8 +133,7 @@ export class LinkWordCounts {
     // Fewer than the counters promise (a count being written): the word items say.
     if (stopped || entries.length < take) return undefined;
     this.creationPages++;
-    const page = await withClickItems(this.store, entries);
-    return { items: nearStart ? page : page.reverse(), totalItemCount: total };
+    return inOrder(await withClickItems(this.store, entries));
   }
 
   /**
@@ -116,7 +145,7 @@ export class LinkWordCounts {
     const starts = words.map((word) => [...word].slice(0, MAX_COUNTED_PREFIX).join(''));
     const cells = await this.#cells(starts.map((start) => linkCounts.prefix(accountId, start)));
     return words
-      .map((word, i) => ({ word, count: ALL_FLAGS.reduce((total, f) => total + (cells[i]?.[f] ?? 0), 0) }))
+      .map((word, i) => ({ word, count: sum(cells[i] ?? {}, ALL_FLAGS) }))
       .sort((a, b) => a.count - b.count || b.word.length - a.word.length);
   }
 
