@@ -56,12 +56,9 @@ export const MAX_COUNTED_PREFIX = 12;
  * counted once under each, however many of its words share it.
  */
 export function commentPrefixes(comment: string | null): string[] {
-  const prefixes = new Set<string>();
-  for (const word of commentWords(comment)) {
-    const chars = [...word];
-    for (let length = 1; length <= Math.min(chars.length, MAX_COUNTED_PREFIX); length++) prefixes.add(chars.slice(0, length).join(''));
-  }
-  return [...prefixes];
+  // By code point, so that a start never splits a character.
+  const starts = commentWords(comment).flatMap((word) => [...word].slice(0, MAX_COUNTED_PREFIX).map((_, i, chars) => chars.slice(0, i + 1).join('')));
+  return [...new Set(starts)];
 }
 
 /** Whether a query word has a count of its own (commentPrefixes holds every start that short). */

@@ -179,12 +179,6 @@ export function linkCounterAdds(link: Link, sign: 1 | -1, words = true): { key: 
   return [
     { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
     { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
-    ...(words ? prefixCounterAdds(link, sign) : []),
+    ...(words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
   ];
-}
-
-/** The prefix counters' additions of a link's comment (sign 1) or their taking back (sign −1): one item per distinct word start. */
-export function prefixCounterAdds(link: Link, sign: 1 | -1): { key: Key; add: Record<string, number> }[] {
-  const flags = flagsOf(link);
-  return commentPrefixes(link.comment).map((prefix) => ({ key: linkCounts.prefix(link.accountId, prefix), add: { [flags]: sign } }));
 }
