@@ -27,10 +27,11 @@ import { migrationCompleted } from './migration-progress';
  * how many links have a comment word starting with a query word is one counter item (a
  * cell per flag combination), so a query of one word (up to MAX_COUNTED_PREFIX characters)
  * gets its exact total without reading its matches. Its page in creation order is then
- * the cheaper of two reads: the word items of the prefix, all of them (∝ its matches), or
- * gsi1 (whole links, comment included) from the nearer end, keeping the links the query
- * matches, about `(offset + pageSize) × links / matches` of them, stopped at what the
- * first way costs. The counters are relied on only once the migration has completed (every
+ * the cheapest of three reads, from the end nearer to it: the runs of the few words the
+ * prefix starts, merged (link-word-runs.ts: about the page); gsi1 (whole links, comment
+ * included), keeping the links the query matches, about `(offset + pageSize) × links /
+ * matches` of them, stopped at what the last way costs; or the word items of the prefix,
+ * all of them (∝ its matches). The counters are relied on only once the migration has completed (every
  * link's word starts counted); until then, and for every other query, undefined: the
  * caller finds the matches by reading them.
  */
