@@ -74,7 +74,16 @@ async function main(): Promise<void> {
       rows.push([name, await measure((round) => call(path, body(round))), 20]);
     await api('Link/Create', 'Link/Create', (round) => ({ 'data[fullLink]': `https://example.com/n${round}` }));
     await api('Link/Get', 'Link/Get', () => ({ id: String(links[0]!.id) }));
+    await api('Link/Create with a 3-word comment', 'Link/Create', (round) => ({
+      'data[fullLink]': `https://example.com/c${round}`,
+      'data[comment]': `Summer sale ${2000 + round}`,
+    }));
     await api('Link/Update', 'Link/Update', (round) => ({ id: String(links[1]!.id), 'data[comment]': `c${round}` }));
+    await call('Link/Update', { id: String(links[2]!.id), 'data[comment]': 'Summer sale 2026' });
+    await api('Link/Update status (3-word comment)', 'Link/Update', (round) => ({
+      id: String(links[2]!.id),
+      'data[status]': String((round + 2) % 2),
+    }));
     await api('Link/List (10 links, page of 10)', 'Link/List', () => ({ 'pagination[limit]': '10' }));
     await api('Link/GetStats (daily, 1 link)', 'Link/GetStats', () => ({ 'ids[]': String(links[0]!.id), type: 'daily' }));
     await api('Link/GetLinks', 'Link/GetLinks', () => ({ campaignId: String(sent.campaignId) }));

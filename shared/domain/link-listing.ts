@@ -45,6 +45,25 @@ export function commentWords(comment: string | null): string[] {
   return [...words].slice(0, MAX_COMMENT_WORDS);
 }
 
+/**
+ * Word starts up to this many characters have a count of their own (docs/data-model.md,
+ * 4.3): a longer query word is counted from the word items that start with it.
+ */
+export const MAX_COUNTED_PREFIX = 12;
+
+/**
+ * The distinct starts, 1 to MAX_COUNTED_PREFIX characters, of a comment's words: a link is
+ * counted once under each, however many of its words share it.
+ */
+export function commentPrefixes(comment: string | null): string[] {
+  // By code point, so that a start never splits a character.
+  const starts = commentWords(comment).flatMap((word) => [...word].slice(0, MAX_COUNTED_PREFIX).map((_, i, chars) => chars.slice(0, i + 1).join('')));
+  return [...new Set(starts)];
+}
+
+/** Whether a query word has a count of its own (commentPrefixes holds every start that short). */
+export const isCountedPrefix = (word: string) => [...word].length <= MAX_COUNTED_PREFIX;
+
 /** The words of a query; each must start a word of the comment. */
 export function queryWords(query: string): string[] {
   return [...new Set(tokens(query))];
@@ -55,8 +74,13 @@ export function matchesQuery(link: Link, query: string): boolean {
   const needle = query.trim().toLowerCase();
   if (link.code === needle || link.trackingCode?.toLowerCase() === needle) return true;
   const wanted = queryWords(query);
-  const words = commentWords(link.comment);
-  return wanted.length > 0 && wanted.every((prefix) => words.some((word) => word.startsWith(prefix)));
+  return wanted.length > 0 && commentHasStarts(link.comment, wanted);
+}
+
+/** Whether each of `starts` starts a word of the comment. */
+export function commentHasStarts(comment: string | null, starts: string[]): boolean {
+  const words = commentWords(comment);
+  return starts.every((prefix) => words.some((word) => word.startsWith(prefix)));
 }
 
 /**

@@ -10,8 +10,8 @@ import { IndexedMessageLists } from './message-lists';
  * functions, the local runtime, tools): the other functions' bundles do without them.
  */
 export interface ListReaders {
-  links(store: Store, counted: CountedWrites): LinkLister;
-  messages(store: Store, counted: CountedWrites): MessageLists;
+  links?(store: Store, counted: CountedWrites): LinkLister;
+  messages?(store: Store, counted: CountedWrites): MessageLists;
 }
 
 export const indexedLists: ListReaders = {

@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, utf8Prefix } from '../domain/link-listing';
+import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, utf8Prefix } from '../domain/link-listing';
 import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
 import { type Key, keys } from './keys';
 
@@ -24,6 +24,12 @@ import { type Key, keys } from './keys';
  */
 
 export const LINK_SCHEMA = 2;
+/**
+ * `wordsCounted` on a link item: its comment's word starts are in the prefix counters.
+ * Links written at schema 2 before those counters were kept lack it; their next change, or
+ * `admin migrate`, adds them (link-writes.ts).
+ */
+export const WORDS_COUNTED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -117,6 +123,7 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     gsi7pk: partition,
     gsi7sk: sortKeyOf(link, 'createTs'),
     schema: LINK_SCHEMA,
+    wordsCounted: WORDS_COUNTED,
   };
 }
 
@@ -156,15 +163,22 @@ export const linkCounts = {
   daySk: (day: string) => `LINKS#D#${day}`,
   day: (accountId: number, day: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.daySk(day) }),
   hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
+  /** The links with a comment word starting with `prefix` (at most MAX_COUNTED_PREFIX characters), a cell per flags. */
+  prefix: (accountId: number, prefix: string): Key => ({ pk: linkCounts.pk(accountId), sk: `LINKS#W#${prefix}` }),
 };
 
-/** The counter additions a link makes (sign 1) or takes back (sign −1). */
-export function linkCounterAdds(link: Link, sign: 1 | -1): { key: Key; add: Record<string, number> }[] {
+/**
+ * The counter additions a link makes (sign 1) or takes back (sign −1): its flags in the
+ * totals and in its creation hour, and, unless `words` is false (a link whose word starts
+ * were never counted), under each start of its comment's words.
+ */
+export function linkCounterAdds(link: Link, sign: 1 | -1, words = true): { key: Key; add: Record<string, number> }[] {
   const flags = flagsOf(link);
   const day = link.createdAt.slice(0, 10);
   const hour = link.createdAt.slice(11, 13);
   return [
     { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
     { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
+    ...(words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
   ];
 }

@@ -1,9 +1,21 @@
-import { compareLinks, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField, queryWords } from '../domain/link-listing';
+import {
+  commentHasStarts,
+  compareLinks,
+  createdBounds,
+  DEFAULT_LINK_ORDER,
+  type LinkPage,
+  type LinkSortField,
+  queryWords,
+} from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
+import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
+import { keys } from './keys';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
+import { LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
 import { queryAll } from './query';
 
 const MAX_TRACKING_BYTES = 1000;
@@ -16,20 +28,31 @@ interface Found {
 /**
  * `criteria[query]` (docs/data-model.md, 4.3): the link whose code the query is (decoded by
  * the domain: one read), the links whose tracking code it is (gsi6), and the links with a
- * comment word starting with each word of the query (word items). Word items carry the
+ * comment word starting with each word of the query. One word (up to MAX_COUNTED_PREFIX
+ * characters) in creation order takes its total from its counter and its page from the
+ * cheaper read (link-word-counts.ts). Otherwise the word items are read: they carry the
  * flags and the creation time, so the other criteria and the createTs order need no link;
  * another order reads the matches' links, or the sort's index kept to the matches,
- * whichever reads less. Cost: in proportion to the matches.
+ * whichever reads less. Several words: the rarest (by its counter) is read first, and the
+ * others are read and intersected, or checked on the candidates' comments when that reads
+ * less. Cost: in proportion to the matches (of the rarest word).
  */
 export class LinkSearch {
+  readonly #counts: LinkWordCounts;
+
   constructor(
     private readonly store: Store,
     private readonly lists: LinkLists,
-  ) {}
+  ) {
+    this.#counts = new LinkWordCounts(store, lists);
+  }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
     const text = query.query ?? '';
-    const found = await this.#found(accountId, text, query.codeId);
+    const exact = await this.#exact(accountId, text, query.codeId);
+    const counted = await this.#counts.page(accountId, query, exact);
+    if (counted) return counted;
+    const found = await this.#found(accountId, text, exact);
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const { from, to } = createdBounds(query);
     const created = createdWithin(from, to);
@@ -68,10 +91,9 @@ export class LinkSearch {
     };
   }
 
-  /** Every link the query finds, by id, with its flags and creation time. */
-  async #found(accountId: number, text: string, codeId: number | undefined): Promise<Map<number, Found>> {
+  /** The links whose code or tracking code the query is (any case). */
+  async #exact(accountId: number, text: string, codeId: number | undefined): Promise<Link[]> {
     const needle = text.trim().toLowerCase();
-    const found = new Map<number, Found>();
     // A tracking code is a key (at most 2,048 bytes): a longer query cannot be one.
     const tracked =
       Buffer.byteLength(needle) > MAX_TRACKING_BYTES
@@ -82,21 +104,46 @@ export class LinkSearch {
             ExpressionAttributeValues: { ':pk': trackingPartition(needle), ':account': trackingSortKey(accountId, 0).slice(0, -15) },
           });
     const exact = await this.lists.links([...(codeId === undefined ? [] : [codeId]), ...tracked.map((entry) => Number(entry.id))]);
-    for (const link of exact) {
-      const isCode = link.id === codeId && link.code === needle;
-      if (link.accountId === accountId && (isCode || link.trackingCode?.toLowerCase() === needle)) {
-        found.set(link.id, { flags: flagsOf(link), createdAt: link.createdAt });
-      }
-    }
+    return exact.filter(
+      (link) => link.accountId === accountId && ((link.id === codeId && link.code === needle) || link.trackingCode?.toLowerCase() === needle),
+    );
+  }
+
+  /** Every link the query finds, by id, with its flags and creation time. */
+  async #found(accountId: number, text: string, exact: Link[]): Promise<Map<number, Found>> {
+    const found = new Map<number, Found>(exact.map((link) => [link.id, { flags: flagsOf(link), createdAt: link.createdAt }]));
+    const words = queryWords(text);
+    // Rarest first by the counters; without them, longest first: they match least. An empty intersection ends the reads.
+    const ordered =
+      (await this.#counts.rarestFirst(accountId, words)) ?? words.sort((a, b) => b.length - a.length).map((word) => ({ word, count: 0 }));
     let common: Map<number, Found> | undefined;
-    // Longest words first: they match least, and an empty intersection ends the reads.
-    for (const word of queryWords(text).sort((a, b) => b.length - a.length)) {
+    for (const [i, { word }] of ordered.entries()) {
+      const rest = ordered.slice(i);
+      // The remaining words' items cost more than the candidates' comments (a link item each, ~0.5 RRU).
+      const itemsCost = rest.reduce((sum, next) => sum + next.count, 0) / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+      if (common && common.size / 2 < itemsCost) {
+        common = await this.#withStarts(
+          common,
+          rest.map((next) => next.word),
+        );
+        break;
+      }
       const hits = await this.#wordHits(accountId, word);
       common = common ? new Map([...common].filter(([id]) => hits.has(id))) : hits;
       if (common.size === 0) break;
     }
     for (const [id, link] of common ?? []) found.set(id, link);
     return found;
+  }
+
+  /** The candidates whose comment has a word starting with each of `starts`, from their link items. */
+  async #withStarts(candidates: Map<number, Found>, starts: string[]): Promise<Map<number, Found>> {
+    const items = await batchGetAll(
+      this.store,
+      [...candidates.keys()].map((id) => keys.link(id)),
+    );
+    const kept = new Set(items.filter((item) => !item.deleted && commentHasStarts(item.comment ?? null, starts)).map((item) => Number(item.id)));
+    return new Map([...candidates].filter(([id]) => kept.has(id)));
   }
 
   /** Links with a comment word starting with `word`, from the word items. */

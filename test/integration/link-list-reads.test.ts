@@ -112,6 +112,10 @@ const CALLS: [string, Partial<LinkQuery>, boolean][] = [
     false,
   ],
   ['query: a rare word', { query: 'PROMO' }, false],
+  // Every link has it: counted, and read from creation order.
+  ['query: a common word start', { query: 'SAL' }, false],
+  ['query: a common word start, last page', { query: 'bat' }, true],
+  ['query: a common word, status 1, oldest first', { query: 'sale', status: 1, sort: [{ field: 'createTs', direction: 'ASC' }] }, false],
   ['query: a tracking code', { query: '01hztrack' }, false],
 ];
 

@@ -12,6 +12,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
+import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -31,7 +32,10 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
-const WORDS = ['spring', 'sale', 'salesman', 'sa', 'Été', 'étage', 'x', 'ab', 'abc', '𝒜bc', 'ﬀ', '42', 'SALE'];
+/** Words sharing starts, cased and not, astral and ligature characters, and words past the counted length (12). */
+const WORDS = ['spring', 'sale', 'salesman', 'sa', 'Été', 'étage', 'x', 'ab', 'abc', '𝒜bc', 'ﬀ', '42', 'SALE', 'salesmanship', 'salesmanship2026'];
+/** Query words answered from their counters when alone, in creation order (none past 12 characters). */
+const COUNTED_QUERIES = ['sa', 'SALE', 'é', '𝒜', 'salesmanship', 'x'];
 const URLS = ['https://a.test', 'https://a.test/x', 'https://a.test!', 'https://b.test/é', 'https://b.test/𝒜', 'https://b.test/\ufb00', 'a.test'];
 const DATES = [null, '2027-01-01', '2027-01-02', '2026-12-31'];
 const TRACKING = [null, '01HZTRACKAAAA', '01hztrackbbbb'];
@@ -73,7 +77,24 @@ function criteria(links: Link[]) {
     createdTo: sometimes(fc.constantFrom(...INSTANTS).map(second)),
     query: sometimes(
       fc.oneof(
-        fc.constantFrom('sa', 'SALE', 'sal', 'spring sa', 'é', 'ét', '𝒜', 'ff', 'ﬀ', '4', 'zzz', '01hztrackaaaa', '01HZTRACKBBBB', 'a'),
+        fc.constantFrom(
+          'sa',
+          'SALE',
+          'sal',
+          'spring sa',
+          'sale sa',
+          'salesmanship2',
+          'é',
+          'ét',
+          '𝒜',
+          'ff',
+          'ﬀ',
+          '4',
+          'zzz',
+          '01hztrackaaaa',
+          '01HZTRACKBBBB',
+          'a',
+        ),
         codes.length > 0 ? fc.constantFrom(...codes).map((code) => code.toUpperCase()) : fc.constant('nope'),
       ),
     ),
@@ -96,6 +117,23 @@ const PLANS: ListPlan[] = [
 
 let nextId = 1;
 let nextAccount = 1;
+/** Pages answered with a total from the word-start counters (link-word-counts.ts): from creation order, from the merged runs of words. */
+const counted = { pages: 0, creation: 0, runs: 0 };
+beforeAll(() => {
+  const page = LinkWordCounts.prototype.page;
+  jest.spyOn(LinkWordCounts.prototype, 'page').mockImplementation(async function (this: LinkWordCounts, ...args) {
+    const before = { creation: this.creationPages, runs: this.runPages };
+    const answer = await page.apply(this, args);
+    if (answer) counted.pages++;
+    counted.creation += this.creationPages - before.creation;
+    counted.runs += this.runPages - before.runs;
+    return answer;
+  });
+});
+afterAll(() => {
+  // The generated data reach each counted path, not only the word items.
+  expect(Math.min(counted.pages, counted.creation, counted.runs)).toBeGreaterThan(0);
+});
 
 it('answers every criterion, sort and page as the reference rules do', async () => {
   await fc.assert(
@@ -171,7 +209,17 @@ it('answers every criterion, sort and page as the reference rules do', async () 
       await ranks.apply();
       const all = [...model.values()];
       const asked = fc.sample(criteria(all), { numRuns: 12, seed: nextId });
-      for (const { pageSize, currentPage, ...rest } of asked) {
+      // Every counted word alone in creation order, first and second page, newest and oldest first and with a flag.
+      const alone = COUNTED_QUERIES.flatMap((word) =>
+        [0, 1].map((currentPage) => ({
+          query: word,
+          ...(currentPage === 1 ? { status: 1 as const } : {}),
+          sort: currentPage === 1 ? [{ field: 'createTs' as const, direction: 'ASC' as const }] : [],
+          pageSize: 2,
+          currentPage,
+        })),
+      );
+      for (const { pageSize, currentPage, ...rest } of [...asked, ...alone]) {
         const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
         for (const account of accounts) {
           const expected = listLinks(

@@ -5,6 +5,7 @@ import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
 import { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
+import type { PageSize } from '../../shared/domain/paging';
 import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
@@ -12,7 +13,12 @@ import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
+import { linkCounterAdds, linkCounts } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
+import { LinkWordCounts } from '../../shared/store/link-word-counts';
+import { linkCreation } from '../../shared/store/links-repo';
+import { migrate } from '../../shared/store/migration';
+import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -184,5 +190,63 @@ describe('linkUpgrade', () => {
     expect(active.items.map((item) => item.id)).toEqual([400]);
     expect((await service().list(account, { sort: [], pagination: { pageSize: 25, currentPage: 0 } })).totalItemCount).toBe(1);
     expect((await service().list(account, { status: 0, sort: [], pagination: { pageSize: 25, currentPage: 0 } })).totalItemCount).toBe(0);
+  });
+
+  it('counts the word starts of links written before their counters, once, and answers word queries as before', async () => {
+    // Prepare: links as the version before the word-start counters wrote them (schema 2,
+    // their flags counted and their word items written, no word starts counted), one of the
+    // version before the indexes, and a table whose migration has yet to complete a pass
+    const account = anAccount({ id: 20 });
+    const counted = new CountedWrites(store, ulid);
+    const comments = ['Summer sale', 'summer SALT sale', 'salesmanship2026 winter', null, 'sa 2026', 'Summer'];
+    const links = comments.map((comment, i) =>
+      aLink({
+        id: 2000 + i,
+        accountId: account.id,
+        code: codec.encode(2000 + i),
+        status: i === 2 ? 0 : 1,
+        comment,
+        createdAt: `2026-11-2${i % 3}T10:0${i}:00.000Z`,
+      }),
+    );
+    for (const link of links.slice(0, 5)) {
+      const { item, op } = linkCreation(link);
+      delete item.wordsCounted;
+      const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, false) });
+      await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...item, ...marked.set } }));
+      await counted.finish(keys.link(link.id), marked);
+    }
+    await writtenTheOldWay(links[5] as Link);
+    await new MigrationProgress(store).begin(2, new Date().toISOString());
+    // A change by this version counts the link it changes (the migration then skips it).
+    await new IndexedLinksRepository(store).update(account.id, 2000, { status: 0 });
+    (links[0] as Link).status = 0;
+    const asked: LinkQuery[] = ['sa', 'SUM', 'salesmanship', 'salesmanship20', 'sale summer', '2026', 'w'].flatMap((word) => [
+      { query: word, sort: [], pagination: { pageSize: 25, currentPage: 0 } },
+      { query: word, status: 1, sort: [{ field: 'createTs', direction: 'ASC' }], pagination: { pageSize: 1 as PageSize, currentPage: 1 } },
+    ]);
+    const before = await Promise.all(asked.map((query) => service().list(account, query)));
+    const reached = jest.spyOn(LinkWordCounts.prototype, 'page');
+
+    // Act
+    const first = await migrate(store, [linkUpgrade(store, counted)]);
+    const second = await migrate(store, [linkUpgrade(store, counted)]);
+
+    // Assess: the same answers as before the migration and as the reference, now from the counters
+    expect([first.completed, second.completed, second.upgraded]).toEqual([true, true, 0]);
+    const marked = await Promise.all(links.map(async (link) => (await stored(link.id)).wordsCounted));
+    expect(marked).toEqual(links.map(() => 1));
+    for (const [i, query] of asked.entries()) {
+      const answer = await service().list(account, query);
+      expect({ query, answer }).toEqual({ query, answer: listLinks(links, query) });
+      // Before, the words were read and the link of the version before the indexes not yet listed.
+      expect({ query, answer: before[i] }).toEqual({ query, answer: listLinks(links.slice(0, 5), query) });
+    }
+    const results = await Promise.all(reached.mock.results.map((result) => result.value));
+    expect(results.filter(Boolean).length).toBeGreaterThan(0);
+    reached.mockRestore();
+    const [sa, sum] = await counted.read([linkCounts.prefix(account.id, 'sa'), linkCounts.prefix(account.id, 'sum')], true);
+    expect(sa).toEqual({ S1M1: 2, S0M1: 2 });
+    expect(sum).toEqual({ S1M1: 2, S0M1: 1 });
   });
 });

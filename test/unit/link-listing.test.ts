@@ -1,4 +1,4 @@
-import { commentWords, type LinkQuery, listLinks, matchesQuery, queryWords, utf8Prefix } from '../../shared/domain/link-listing';
+import { commentPrefixes, commentWords, type LinkQuery, listLinks, matchesQuery, queryWords, utf8Prefix } from '../../shared/domain/link-listing';
 import { compareCodePoints } from '../../shared/domain/paging';
 import { aLink } from '../support/fixtures';
 
@@ -17,6 +17,12 @@ describe('link listing rules', () => {
       const many = Array.from({ length: 50 }, (_, i) => `w${i}`).join(' ');
       expect(commentWords(many)).toHaveLength(40);
       expect(commentWords(many).at(-1)).toBe('w39');
+    });
+
+    it('are counted under each distinct start of up to 12 characters, once however many words share it', () => {
+      expect(commentPrefixes('Sale salt 𝒜b')).toEqual(['s', 'sa', 'sal', 'sale', 'salt', '𝒜', '𝒜b']);
+      expect(commentPrefixes('salesmanship2026')).toEqual([...'salesmanship'].map((_, i) => 'salesmanship'.slice(0, i + 1)));
+      expect(commentPrefixes(null)).toEqual([]);
     });
 
     it('in a query keep one character too, since a query word is a start', () => {
