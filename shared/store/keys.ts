@@ -96,9 +96,11 @@ export const keys = {
    * The migration (admin migrate): the run, and each Scan segment's position. v3: a pass
    * after v2's also puts messages into their text's counter, so a table v2 completed runs again.
    * v4: brings message times that lie before their creation up to it (message lists rely on it).
+   * v5: counts links by the starts of their comment words, and messages by the digits their
+   * number starts and ends with, so those searches take their totals from counters.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v4', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v4#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v5', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v5#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),
