@@ -181,3 +181,36 @@ export const messageCounters = {
   /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
 };
+
+/** A number's starts (`TO`) or its ends, read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
+export type NumberSide = 'TO' | 'OT';
+
+/**
+ * The counter item and cell that count the messages whose number starts (on side `OT`: whose
+ * reversed number starts) with `start` (§5.1). Items exist for the odd lengths only,
+ * `MESSAGES#TO#<start>`: cell `n` counts the numbers starting so, `n<digit>` those starting
+ * so and with that digit next; so one item answers two lengths, and a message writes half
+ * as many items as its number has digits on each side. `b` and `b<digit>` (side `TO` only)
+ * count, of those, the numbers that also end with the same digits: what the two sides share.
+ */
+export function numberCell(accountId: number, side: NumberSide, start: string, both = false): { key: Key; cell: string } {
+  const odd = start.length % 2 === 1;
+  const item = odd ? start : start.slice(0, -1);
+  return { key: keys.counts(accountId, `MESSAGES#${side}#${item}`), cell: `${both ? 'b' : 'n'}${odd ? '' : start.slice(-1)}` };
+}
+
+/**
+ * The cells a message to `to` counts 1 in: every start of its number, every start of its
+ * number reversed, and the starts that are also its end (the whole number always is one;
+ * `12312` has `12` too).
+ */
+export function numberCells(accountId: number, to: string): { key: Key; cell: string }[] {
+  const cells: { key: Key; cell: string }[] = [];
+  const back = reversed(to);
+  for (let length = 1; length <= to.length; length++) {
+    const start = to.slice(0, length);
+    cells.push(numberCell(accountId, 'TO', start), numberCell(accountId, 'OT', back.slice(0, length)));
+    if (to.endsWith(start)) cells.push(numberCell(accountId, 'TO', start, true));
+  }
+  return cells;
+}
