@@ -182,35 +182,36 @@ export const messageCounters = {
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
 };
 
-/** A number's starts (`TO`) or its ends, read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
+/** A number's starts (`TO`), or its ends read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
 export type NumberSide = 'TO' | 'OT';
+/** Lengths of a start one counter item answers: its own and the next two. */
+const LENGTHS_PER_ITEM = 3;
 
 /**
- * The counter item and cell that count the messages whose number starts (on side `OT`: whose
- * reversed number starts) with `start` (§5.1). Items exist for the odd lengths only,
- * `MESSAGES#TO#<start>`: cell `n` counts the numbers starting so, `n<digit>` those starting
- * so and with that digit next; so one item answers two lengths, and a message writes half
- * as many items as its number has digits on each side. `b` and `b<digit>` (side `TO` only)
- * count, of those, the numbers that also end with the same digits: what the two sides share.
+ * The counter item and cell that count the messages whose number starts (side `OT`: whose
+ * number reversed starts) with `start` (§5.1). Items are `MESSAGES#TO#<digits>` for digits
+ * of length 1, 4, 7, …: cell `n` counts that start, `n<d>` and `n<dd>` the starts one and
+ * two digits longer (at most 111 cells: about 800 bytes), so a message writes a third as many
+ * items as its number has digits on each side, and any length is one item's cell.
  */
-export function numberCell(accountId: number, side: NumberSide, start: string, both = false): { key: Key; cell: string } {
-  const odd = start.length % 2 === 1;
-  const item = odd ? start : start.slice(0, -1);
-  return { key: keys.counts(accountId, `MESSAGES#${side}#${item}`), cell: `${both ? 'b' : 'n'}${odd ? '' : start.slice(-1)}` };
+export function numberCell(accountId: number, side: NumberSide, start: string): { key: Key; cell: string } {
+  const itemLength = start.length - ((start.length - 1) % LENGTHS_PER_ITEM);
+  return { key: keys.counts(accountId, `MESSAGES#${side}#${start.slice(0, itemLength)}`), cell: `n${start.slice(itemLength)}` };
 }
 
 /**
- * The cells a message to `to` counts 1 in: every start of its number, every start of its
- * number reversed, and the starts that are also its end (the whole number always is one;
- * `12312` has `12` too).
+ * The cells a message to `to` counts 1 in: every start of its number (`TO`), and every end
+ * that is not also its start (`OT`: the whole number never is one; `12312` ends with `12`
+ * and starts so), so that the two sides add up to criteria[to]'s union without counting a
+ * number twice.
  */
 export function numberCells(accountId: number, to: string): { key: Key; cell: string }[] {
   const cells: { key: Key; cell: string }[] = [];
   const back = reversed(to);
   for (let length = 1; length <= to.length; length++) {
     const start = to.slice(0, length);
-    cells.push(numberCell(accountId, 'TO', start), numberCell(accountId, 'OT', back.slice(0, length)));
-    if (to.endsWith(start)) cells.push(numberCell(accountId, 'TO', start, true));
+    cells.push(numberCell(accountId, 'TO', start));
+    if (!to.endsWith(start)) cells.push(numberCell(accountId, 'OT', back.slice(0, length)));
   }
   return cells;
 }

@@ -11,13 +11,14 @@ import { migrationCompleted } from './migration-progress';
 /**
  * criteria[to] (docs/data-model.md §4.2): the numbers that start with the digits (gsi6) and
  * those that end with them (gsi7). Their counts are kept as messages are created
- * (`numberCells`, message-keys.ts), so the total is two counter items: the starts, the ends,
- * less the numbers that do both. Alone and in the default order (newest first), the page is
- * found the cheaper way by those counts: creation order (gsi1, whole messages) read from
- * the nearer end keeping the matches, about `(offset + pageSize) × messages / matches`
- * entries; or, where the matches are too few for that, every match read from gsi6 and gsi7
- * (small entries) and the newest kept, as without counts. Until the migration has counted
- * every message written before these counts (migrationCompleted), they are not used.
+ * (`numberCells`, message-keys.ts), so the total is two counter items: the numbers that
+ * start so, and those that end so without starting so. Alone and in the default order
+ * (newest first), the page is found the cheaper way by those counts: creation order (gsi1,
+ * whole messages) read from the nearer end keeping the matches, about
+ * `(offset + pageSize) × messages / matches` entries; or, where the matches are too few for
+ * that, every match read from gsi6 and gsi7 (small entries) and the newest kept, as without
+ * counts. Until the migration has counted every message written before these counts
+ * (migrationCompleted), they are not used.
  */
 
 /** Number counters hold digits; a criterion of anything else (or longer than any number) is read as without them. */
@@ -68,11 +69,9 @@ export class MessageRecipients {
   /** Messages whose number starts or ends with the digits, and all the account's: one BatchGetItem of three counters. */
   async count(accountId: number, digits: string): Promise<{ total: number; messages: number }> {
     const starts = numberCell(accountId, 'TO', digits);
-    const both = numberCell(accountId, 'TO', digits, true);
     const ends = numberCell(accountId, 'OT', reversed(digits));
     const [start, end, all] = await this.counted.read([starts.key, ends.key, messageCounters.all(accountId)], true);
-    const total = (start?.[starts.cell] ?? 0) + (end?.[ends.cell] ?? 0) - (start?.[both.cell] ?? 0);
-    return { total, messages: all?.all ?? 0 };
+    return { total: (start?.[starts.cell] ?? 0) + (end?.[ends.cell] ?? 0), messages: all?.all ?? 0 };
   }
 
   async #complete(): Promise<boolean> {

@@ -244,7 +244,7 @@ describe('Message/List from the indexes', () => {
           // Every `to` alone, first and last pages: its total from the number counts, its page
           // from creation order or from the matches, whichever those counts say reads less.
           const toQueries = TO_DIGITS.flatMap((to) =>
-            [0, 1, 2].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
+            [0, 1].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
           );
           for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries]) {
             const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);

@@ -93,17 +93,31 @@ function observe(on: Store): { entries: Record<string, number>; numberCounterWri
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('criteria[to] totals from the number counts', () => {
-  it('are written by a creation only, half as many items as the number has digits on each side, and answer as the rule does', async () => {
-    // Prepare
+  it('are written by a creation only, a third as many items as the number has digits on each side, and answer as the rule does', async () => {
+    // Prepare: numbers and the counter items a message to each writes: its starts of 1, 4, 7, …
+    // digits (each item counts three lengths), and so its ends but those that are also its
+    // start (the whole number, and `12` of `12312`, `1` of `12321`).
+    const items: Record<string, number> = {
+      '447700900123': 4 + 4,
+      '447700900124': 4 + 4,
+      '4477009': 3 + 2,
+      '12312': 2 + 2,
+      '12321': 2 + 2,
+      '491511234567': 4 + 4,
+      '4915112345678': 5 + 4,
+    };
     const seen = observe(store);
-    const numbers = ['447700900123', '447700900124', '4477009', '12312', '12321', '491511234567', '4915112345678'];
     let id = 0;
-    for (const to of numbers) for (let i = 0; i < 3; i++) await send(newMessage(++id, 7, to));
     await send(newMessage(++id, 8, '447700900123'));
-    // Each counter item is written twice: its add and the forget of the change's id.
-    const items = (to: string) => 2 * Math.ceil(to.length / 2);
-    const perCreation = [...numbers.flatMap((to) => [to, to, to]), '447700900123'].reduce((sum, to) => sum + 2 * items(to), 0);
-    expect(seen.numberCounterWrites).toHaveLength(perCreation);
+    expect(seen.numberCounterWrites.sort()).toEqual(
+      ['TO#4', 'TO#4477', 'TO#4477009', 'TO#4477009001', 'OT#3', 'OT#3210', 'OT#3210090', 'OT#3210090077']
+        .flatMap((sk) => [`MESSAGES#${sk}`, `MESSAGES#${sk}`])
+        .sort(),
+    );
+    seen.numberCounterWrites.length = 0;
+    for (const to of Object.keys(items)) for (let i = 0; i < 3; i++) await send(newMessage(++id, 7, to));
+    // Each counter item is written twice: its add, and the forget of the change's id.
+    expect(seen.numberCounterWrites).toHaveLength(Object.values(items).reduce((sum, n) => sum + 3 * 2 * n, 0));
 
     // Act: the messages live their lives, campaigns move
     seen.numberCounterWrites.length = 0;
