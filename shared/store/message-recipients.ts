@@ -31,7 +31,7 @@ export type RecipientPage = { listing: MessageListing } | { total: number };
 
 export class MessageRecipients {
   /** Whether every message is in its number's counts: the migration has completed (never reverts). */
-  #counted = false;
+  #countsComplete = false;
 
   constructor(
     private readonly store: Store,
@@ -75,8 +75,8 @@ export class MessageRecipients {
   }
 
   async #complete(): Promise<boolean> {
-    this.#counted ||= await migrationCompleted(this.store);
-    return this.#counted;
+    this.#countsComplete ||= await migrationCompleted(this.store);
+    return this.#countsComplete;
   }
 }
 
