@@ -199,6 +199,7 @@ describe('criteria[to] totals from the number counts', () => {
 
       // Act: the second message's creation stops after `writes` writes; the sweep runs.
       await send(newMessage(2, 7, '447700900124'), crashing).catch(() => undefined);
+      await crashing.landed();
       const later = () => new Date(Date.now() + 60_000);
       await new CountedWrites(store, () => ulid(later().getTime()), { clock: later }).recover(60_000);
 
@@ -263,4 +264,34 @@ describe('admin migrate and the number counts', () => {
     // The counts now answer (a page from creation order: 18 of 30 start with 4477).
     expect(await recipients.page(9, '4477', 0, 25)).toMatchObject({ listing: { totalItemCount: 18 } });
   }, 120_000);
+
+  it('counts each message once when a run stopped after any number of its writes is run again, its unfinished changes finished by the sweep', async () => {
+    const numbers = ['447700900123', '4477009', '12312', '491511234567'];
+    for (const writes of [1, 4, 9, 15, 22, 30, 41, 55]) {
+      // Prepare
+      await close();
+      ({ store, close } = await startTestStore());
+      for (const id of range(1, 6)) await sendBeforeToCounts(store, newMessage(id, 9, numbers[id % numbers.length] as string));
+      await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: keys.migration() }));
+      const crashing = crashingStore(store, writes);
+
+      // Act: the run stops after `writes` writes; the sweep finishes what it left marked; the run again.
+      await migrate(crashing, [messageUpgrade(crashing, counted(crashing))]).catch(() => undefined);
+      // What the stopped run had sent lands, as requests in flight do before a change is renewed (counted-writes.ts).
+      await crashing.landed();
+      const later = () => new Date(Date.now() + 60_000);
+      await new CountedWrites(store, () => ulid(later().getTime()), { clock: later }).recover(60_000);
+      const resumed = await migrate(store, [messageUpgrade(store, counted(store))]);
+
+      // Assess
+      expect([writes, resumed.completed]).toEqual([writes, true]);
+      const stored = await repositories(store).messages.getMany(range(1, 6));
+      const recipients = new MessageRecipients(store, counted(store));
+      for (const digits of ['4', '4477', '447700900123', '123', '12', '2', '7']) {
+        const affixed = stored.filter(({ to }) => to.startsWith(digits) || to.endsWith(digits)).length;
+        expect([writes, digits, (await recipients.count(9, digits)).total]).toEqual([writes, digits, affixed]);
+      }
+      if (!crashing.crashed()) break;
+    }
+  }, 180_000);
 });
