@@ -114,7 +114,7 @@ export function createApiCore(config: Config, overrides: ApiCoreOverrides = {}):
     messageChanges,
     messageStore: new MessagesRepository(store, messageChanges),
     campaigns,
-    messageQueries: new MessageQueries({ lists: overrides.lists?.messages(store, counted) ?? notListed, campaigns, links }),
+    messageQueries: new MessageQueries({ lists: overrides.lists?.messages?.(store, counted) ?? notListed, campaigns, links }),
     counted,
   };
   return self;

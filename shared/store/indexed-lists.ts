@@ -10,14 +10,19 @@ import { IndexedMessageLists } from './message-lists';
  * functions, the local runtime, tools): the other functions' bundles do without them.
  */
 export interface ListReaders {
-  links(store: Store, counted: CountedWrites): LinkLister;
-  messages(store: Store, counted: CountedWrites): MessageLists;
+  links?(store: Store, counted: CountedWrites): LinkLister;
+  messages?(store: Store, counted: CountedWrites): MessageLists;
 }
+
+const messages = (store: Store, counted: CountedWrites) => new IndexedMessageLists(store, counted);
 
 export const indexedLists: ListReaders = {
   links: (store, counted) => new LinkLists(store, counted),
-  messages: (store, counted) => new IndexedMessageLists(store, counted),
+  messages,
 };
+
+/** Message/List's reader alone: its function's bundle does without Link/List's planner. */
+export const messageListReader: ListReaders = { messages };
 
 /** Links with Link/List from the indexes; `plan` sets the planner's figures (tests). */
 export class IndexedLinksRepository extends LinksRepository {
