@@ -505,6 +505,8 @@ async function main(): Promise<void> {
       await list('criteria[from]=Alerts', () => ({ 'criteria[from]': 'Alerts' }));
       await list('criteria[to]: whole number', (account) => ({ 'criteria[to]': samples.get(account.id)!.to }));
       await list('criteria[to]: prefix 4477009', () => ({ 'criteria[to]': '4477009' }));
+      await list('criteria[to]: 4477009, last page of 100', (account) => lastPage(account, 'Message/List', { 'criteria[to]': '4477009' }));
+      await list('criteria[to]: prefix 1202555 (15%)', () => ({ 'criteria[to]': '1202555' }));
       await list('criteria[to]: suffix (last 5 digits)', (account) => ({ 'criteria[to]': samples.get(account.id)!.to.slice(-5) }));
       await list('criteria[to]: middle digits', (account) => ({ 'criteria[to]': samples.get(account.id)!.to.slice(3, 8) }));
       await list('criteria[text] (a repeated text)', () => ({ 'criteria[text]': TEXTS[1]! }));

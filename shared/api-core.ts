@@ -4,7 +4,6 @@ import { LinkCache } from './domain/link-cache';
 import { LinkService } from './domain/link-service';
 import { MessageQueries } from './domain/message-queries';
 import { RateLimiter } from './domain/rate-limit';
-import { StatsService } from './domain/stats-service';
 import type { Clock } from './domain/time';
 import { cryptoRandomInt, systemClock, ulidAt } from './ids';
 import { linkCodecSource } from './link-codec-source';
@@ -15,15 +14,15 @@ import { createStore, type Store } from './store/client';
 import { CountedWrites } from './store/counted-writes';
 import { IdAllocator } from './store/id-allocator';
 import type { ListReaders } from './store/indexed-lists';
-import { ClickBuckets } from './store/link-clicks';
 import { LinksRepository } from './store/links-repo';
 import { MessageChanges } from './store/message-changes';
 import { MessagesRepository } from './store/messages-repo';
 import { SettingsRepository } from './store/settings-repo';
 
 /**
- * What the API operations that send nothing need: accounts, links, their statistics and
- * the reads of messages, built once per container. The operations that send or moderate
+ * What the API operations that send nothing need: accounts, links and the reads of
+ * messages, built once per container (Link/GetStats adds its statistics service in its
+ * own function, so that no other bundle carries it). The operations that send or moderate
  * (shared/api-runtime.ts) add the message services on top of the same object. Kept apart
  * so that the functions of those operations alone carry the sending code and its phone
  * number metadata (about 190 KB of a bundle).
@@ -39,7 +38,6 @@ export interface ApiCore {
   rateLimits: RateLimiter;
   links: LinkService;
   linksRepository: LinksRepository;
-  stats: StatsService;
   settings: SettingsRepository;
   messageChanges: MessageChanges;
   messageStore: MessagesRepository;
@@ -110,7 +108,6 @@ export function createApiCore(config: Config, overrides: ApiCoreOverrides = {}):
     rateLimits: new RateLimiter({ clock, defaultPerSecond: config.apiRateLimit }),
     links,
     linksRepository,
-    stats: new StatsService({ links: linksRepository, buckets: new ClickBuckets(store), clock }),
     messageChanges,
     messageStore: new MessagesRepository(store, messageChanges),
     campaigns,

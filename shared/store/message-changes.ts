@@ -9,7 +9,7 @@ import { type CountedOp, CountedWrites, type CounterAdd } from './counted-writes
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { fromMessageItem } from './message-items';
-import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys } from './message-keys';
+import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys, numberCells } from './message-keys';
 
 export type Item = Record<string, NativeAttributeValue>;
 /** What a change sets; null removes the attribute. */
@@ -18,7 +18,7 @@ export type Changes = Record<string, NativeAttributeValue | null>;
 /** Items written by this code: index attributes, the campaign's state copied, counted. */
 export const MESSAGE_SCHEMA = 2;
 /** Attributes the index keys and counts are made from: a change is conditional on them as read. */
-const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema', 'textCounted'] as const;
+const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema', 'textCounted', 'toCounted'] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
 
@@ -29,7 +29,8 @@ const MAX_ATTEMPTS = 20;
  * CountedWrites completes after it (and recovers after a crash). A message written by the
  * previous version (no `schema` 2) is upgraded by its next change: index attributes, the
  * campaign's state, and counted as new; one not yet in its text's counter (no
- * `textCounted`, written before that counter was kept) is added to it by its next change.
+ * `textCounted`, written before that counter was kept) or its number's (no `toCounted`) is
+ * added to them by its next change.
  */
 export class MessageChanges {
   constructor(
@@ -82,10 +83,11 @@ export class MessageChanges {
     const changes = { ...asked, ...timesNotBeforeCreation({ ...item, ...asked }) };
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
-    const textCounted = current && item.textCounted === 1;
+    const counted = { text: current && item.textCounted === 1, to: current && item.toCounted === 1 };
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
-    if (!textCounted) sets.textCounted = 1;
+    if (!counted.text) sets.textCounted = 1;
+    if (!counted.to) sets.toCounted = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -94,7 +96,7 @@ export class MessageChanges {
     }
     const oldIndex = before ? messageIndexKeys(before) : {};
     for (const [name, value] of Object.entries(messageIndexKeys(after))) if (oldIndex[name] !== value) sets[name] = value;
-    const counters = countsOf(before, after, textCounted);
+    const counters = countsOf(before, after, counted);
     const marked = counters.length > 0 ? this.counted.mark({ counters }) : undefined;
     Object.assign(sets, marked?.set);
 
@@ -181,6 +183,7 @@ export function messageCreation(created: Message, campaign: CampaignState): { it
     ...stateAttributes(campaign),
     schema: MESSAGE_SCHEMA,
     textCounted: 1,
+    toCounted: 1,
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -206,11 +209,16 @@ function keyFields(item: Item): MessageKeyFields {
 /**
  * The counter additions that take a message from `before` (absent: not counted yet) to
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
- * last updated in on the per-day items, and its text's counter (`textCounted`: `before`
- * is in it already). A message's text is set at creation, so only a creation, or the one
- * change that first counts a message written before that counter, writes it.
+ * last updated in on the per-day items, its text's counter and its number's (`counted`
+ * says which of those two `before` is in already). A message's text and number are set at
+ * creation, so only a creation, or the one change that first counts a message written
+ * before those counters, writes them.
  */
-export function countsOf(before: MessageKeyFields | undefined, after: MessageKeyFields, textCounted = before !== undefined): CounterAdd[] {
+export function countsOf(
+  before: MessageKeyFields | undefined,
+  after: MessageKeyFields,
+  counted = { text: before !== undefined, to: before !== undefined },
+): CounterAdd[] {
   const adds = new Map<string, CounterAdd>();
   const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
     const id = `${key.pk}|${key.sk}`;
@@ -231,7 +239,8 @@ export function countsOf(before: MessageKeyFields | undefined, after: MessageKey
   } else hourly('C', after.createdAt, 1);
   hourly('S', after.startSendAt, 1);
   hourly('U', after.statusUpdatedAt, 1);
-  if (!textCounted) add(messageCounters.text(account, after.text), 'all', 1);
+  if (!counted.text) add(messageCounters.text(account, after.text), 'all', 1);
+  if (!counted.to) for (const { key, cell } of numberCells(account, after.to)) add(key, cell, 1);
   const counters: CounterAdd[] = [];
   for (const counter of adds.values()) {
     const cells = Object.fromEntries(Object.entries(counter.add).filter(([, n]) => n !== 0));

@@ -181,3 +181,37 @@ export const messageCounters = {
   /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
 };
+
+/** A number's starts (`TO`), or its ends read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
+export type NumberSide = 'TO' | 'OT';
+/** Lengths of a start one counter item answers: its own and the next two. */
+const LENGTHS_PER_ITEM = 3;
+
+/**
+ * The counter item and cell that count the messages whose number starts (side `OT`: whose
+ * number reversed starts) with `start` (§5.1). Items are `MESSAGES#TO#<digits>` for digits
+ * of length 1, 4, 7, …: cell `n` counts that start, `n<d>` and `n<dd>` the starts one and
+ * two digits longer (at most 111 cells: about 800 bytes), so a message writes a third as many
+ * items as its number has digits on each side, and any length is one item's cell.
+ */
+export function numberCell(accountId: number, side: NumberSide, start: string): { key: Key; cell: string } {
+  const itemLength = start.length - ((start.length - 1) % LENGTHS_PER_ITEM);
+  return { key: keys.counts(accountId, `MESSAGES#${side}#${start.slice(0, itemLength)}`), cell: `n${start.slice(itemLength)}` };
+}
+
+/**
+ * The cells a message to `to` counts 1 in: every start of its number (`TO`), and every end
+ * that is not also its start (`OT`: the whole number never is one; `12312` ends with `12`
+ * and starts so), so that the two sides add up to criteria[to]'s union without counting a
+ * number twice.
+ */
+export function numberCells(accountId: number, to: string): { key: Key; cell: string }[] {
+  const cells: { key: Key; cell: string }[] = [];
+  const back = reversed(to);
+  for (let length = 1; length <= to.length; length++) {
+    const start = to.slice(0, length);
+    cells.push(numberCell(accountId, 'TO', start));
+    if (!to.endsWith(start)) cells.push(numberCell(accountId, 'OT', back.slice(0, length)));
+  }
+  return cells;
+}

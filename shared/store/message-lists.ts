@@ -24,6 +24,7 @@ import {
   someNumberStartsOrEnds,
   textDriver,
 } from './message-list-entries';
+import { MessageRecipients, toAlone, toDriver } from './message-recipients';
 import { MessageTimeRanges } from './message-time-ranges';
 
 /**
@@ -48,13 +49,17 @@ export class IndexedMessageLists implements MessageLists {
     /** FAR_SKIP, lowered by tests to take that path on few messages. */
     private readonly farSkip = FAR_SKIP,
     readonly timeRanges = new MessageTimeRanges(store),
+    readonly recipients = new MessageRecipients(store, counted),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
     const { pageSize, currentPage } = query.pagination;
     const offset = currentPage * pageSize;
     if (query.groups?.length || emptyRange(query)) return { items: [], totalItemCount: 0 };
-    const anyAffix = query.to === undefined || (await someNumberStartsOrEnds(this.store, accountId, query.to));
+    // criteria[to] alone: its counts choose how the page is read (message-recipients.ts); a total says some number starts or ends so.
+    const byCounts = toAlone(query) ? await this.recipients.page(accountId, query.to, offset, pageSize) : undefined;
+    if (byCounts && 'listing' in byCounts) return byCounts.listing;
+    const anyAffix = query.to === undefined || byCounts !== undefined || (await someNumberStartsOrEnds(this.store, accountId, query.to));
     if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
     const drivers = this.#drivers(accountId, query, anyAffix);
     const sort = query.sort;
@@ -98,7 +103,7 @@ export class IndexedMessageLists implements MessageLists {
       const counter = messageCounters.text(accountId, query.text);
       drivers.push(textDriver(accountId, query.text, async () => (await this.counted.read([counter], true))[0]?.all ?? 0));
     }
-    if (query.to !== undefined) drivers.push(this.#toDriver(accountId, query.to, anyAffix));
+    if (query.to !== undefined) drivers.push(toDriver(accountId, query.to, anyAffix));
     if (query.from !== undefined)
       drivers.push({ ranges: [messageRanges.from(accountId, query.from)], order: 'created', total: cells([`from#${query.from}`]), rank: 3 });
     if (query.status !== undefined)
@@ -150,15 +155,6 @@ export class IndexedMessageLists implements MessageLists {
       });
     }
     return drivers;
-  }
-
-  /** Numbers starting with the digits (gsi6), then those ending with them (gsi7); or, when none does, every number read for the digits anywhere. */
-  #toDriver(accountId: number, digits: string, anyAffix: boolean): Driver {
-    if (!anyAffix) return { ranges: [messageRanges.toPrefix(accountId)], order: 'to', keep: (e) => String(e.to).includes(digits), rank: 9 };
-    const prefix = messageRanges.toPrefix(accountId, digits);
-    const suffix = messageRanges.toSuffix(accountId, digits);
-    // Read as two ranges in turn (their orders differ): an entry of both is taken from the first.
-    return { ranges: [prefix, suffix], order: 'to', skip: (e) => 'gsi7sk' in e && String(e.to).startsWith(digits), rank: 2 };
   }
 
   /** The whole account in a sort's order. */

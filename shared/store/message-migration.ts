@@ -10,8 +10,9 @@ export type Item = Record<string, NativeAttributeValue>;
  * A Message written before schema 2 gets what a new message gets (`admin migrate`): every
  * index attribute, its campaign's status copied from the Campaign item, and its counts, in
  * one conditional UpdateItem counted through CountedWrites (MessageChanges.apply). One at
- * schema 2 written before its text's counter was kept (no `textCounted`) is added to that
- * counter the same way, and nothing else changes. The condition holds the attributes those
+ * schema 2 written before its text's counter was kept (no `textCounted`), or before its
+ * number's (no `toCounted`: criteria[to]'s counts), is added to those counters the same
+ * way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
  * skipped, so a second pass adds nothing. A message whose sending or status time lies before
@@ -27,7 +28,8 @@ export function messageUpgrade(
   return {
     entity: 'Message',
     async upgrade(item) {
-      const current = item.schema === MESSAGE_SCHEMA && item.textCounted === 1 && Object.keys(timesNotBeforeCreation(item)).length === 0;
+      const current =
+        item.schema === MESSAGE_SCHEMA && item.textCounted === 1 && item.toCounted === 1 && Object.keys(timesNotBeforeCreation(item)).length === 0;
       if (current) return 'skipped';
       if ((await changes.apply(item, {})) === 'changed') return 'changed';
       // Finished, even where its writer lost its lease on a slow store (as for links).

@@ -7,6 +7,7 @@ import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { MessageChanges } from '../../shared/store/message-changes';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { MessageRecipients } from '../../shared/store/message-recipients';
 import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
@@ -27,6 +28,8 @@ let lists: IndexedMessageLists;
 let farLists: IndexedMessageLists;
 /** Pages of time ranges in creation order answered by reading creation order backward (not the range). */
 let timeRangePages = 0;
+/** criteria[to] alone: pages read from creation order by its counts, and totals from its counts with the matches read. */
+const toPages = { creationOrder: 0, matches: 0 };
 let nextAccount = 1;
 let nextId = 1;
 
@@ -42,7 +45,15 @@ beforeAll(async () => {
     if (answered) timeRangePages++;
     return answered;
   };
-  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges);
+  const recipients = new MessageRecipients(store, changes.counted);
+  const recipientPage = recipients.page.bind(recipients);
+  recipients.page = async (...args) => {
+    const answered = await recipientPage(...args);
+    if (answered && 'listing' in answered) toPages.creationOrder++;
+    else if (answered) toPages.matches++;
+    return answered;
+  };
+  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients);
   farLists = new IndexedMessageLists(store, changes.counted, -Infinity);
 });
 afterAll(() => close());
@@ -51,7 +62,9 @@ const T0 = Date.parse('2026-11-20T00:00:00.000Z');
 const MINUTE = 60_000;
 const at = (minutes: number) => new Date(T0 + minutes * MINUTE);
 const SENDERS = ['Alerts', 'Shop', 'Shop 2', 'SMS'];
-const NUMBERS = ['447700900123', '447700900124', '447711100123', '77012345670', '4477009', '12312'];
+const NUMBERS = ['447700900123', '447700900124', '447711100123', '77012345670', '4477009', '12312', '12321'];
+/** Digits sought in numbers: starts, ends, both (`12`, `1`), whole numbers, a middle (`7009`) and none. */
+const TO_DIGITS = ['4477', '123', '7009', '0012', '447700900123', '5', '9', '12', '1', '12312', '4477009', '3', '0'];
 const TEXTS = ['Hi', 'Hi there', 'hi', 'Привет', 'é', '😀 ok', `${'a'.repeat(205)}x`, `${'a'.repeat(205)}y`];
 const SORT_FIELDS: MessageSortField[] = ['campaignId', 'from', 'to', 'text', 'status', 'startSendTs', 'statusUpdateTs', 'segNum'];
 
@@ -141,7 +154,7 @@ function queryOf(): fc.Arbitrary<MessageQuery> {
     .record({
       campaignIds: fc.uniqueArray(fc.integer({ min: 0, max: 75 }), { maxLength: 6 }),
       from: fc.constantFrom(...SENDERS, 'Nobody'),
-      to: fc.constantFrom('4477', '123', '7009', '0012', '447700900123', '5', '9'),
+      to: fc.constantFrom(...TO_DIGITS),
       text: fc.constantFrom(...TEXTS, 'Hi the'),
       status: fc.constantFrom(...MESSAGE_STATUSES),
       groups: fc.constant<string[]>(['5']),
@@ -228,7 +241,12 @@ describe('Message/List from the indexes', () => {
             { [`${name}From`]: at(-10), [`${name}To`]: at(100_000), sort: [], pagination: { pageSize: 25, currentPage: 0 } },
             [`${name}From`, `${name}To`],
           ]);
-          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries]) {
+          // Every `to` alone, first and last pages: its total from the number counts, its page
+          // from creation order or from the matches, whichever those counts say reads less.
+          const toQueries = TO_DIGITS.flatMap((to) =>
+            [0, 1].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
+          );
+          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries]) {
             const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
             for (const accountId of accounts) {
               const expected = listMessages(
@@ -253,5 +271,8 @@ describe('Message/List from the indexes', () => {
     );
     // The property saw time ranges in creation order answered from creation order, not only from the range.
     expect(timeRangePages).toBeGreaterThan(0);
+    // And `to` alone answered both ways its counts choose between.
+    expect(toPages.creationOrder).toBeGreaterThan(0);
+    expect(toPages.matches).toBeGreaterThan(0);
   }, 300_000);
 });

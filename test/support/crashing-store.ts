@@ -13,11 +13,14 @@ const WRITES = new Set(['PutCommand', 'UpdateCommand', 'DeleteCommand']);
 /**
  * A store that "crashes" right after its `afterWrites`-th write has landed: that send
  * throws Crash, and so does every later one, without reaching the table (the process is
- * gone), writes sent alongside it included: exactly `afterWrites` writes land.
+ * gone), writes sent alongside it included: exactly `afterWrites` writes land. Those sent
+ * before it may land after the caller has seen the crash, as a dead process's requests in
+ * flight do: `landed()` waits for them.
  */
-export function crashingStore(store: Store, afterWrites: number): Store & { crashed(): boolean } {
+export function crashingStore(store: Store, afterWrites: number): Store & { crashed(): boolean; landed(): Promise<void> } {
   let landed = 0;
   let inFlight = 0;
+  const sending = new Set<Promise<unknown>>();
   let crashed = false;
   const die = () => {
     crashed = true;
@@ -30,14 +33,24 @@ export function crashingStore(store: Store, afterWrites: number): Store & { cras
     if (landed + inFlight >= afterWrites) throw die();
     inFlight++;
     let result: unknown;
+    const sent = store.db.send(command as never);
+    sending.add(sent);
     try {
-      result = await store.db.send(command as never);
+      result = await sent;
     } finally {
       inFlight--;
+      sending.delete(sent);
     }
     landed++;
     if (crashed || landed >= afterWrites) throw die();
     return result;
   };
-  return { tableName: store.tableName, db: { send } as unknown as Store['db'], crashed: () => crashed };
+  return {
+    tableName: store.tableName,
+    db: { send } as unknown as Store['db'],
+    crashed: () => crashed,
+    async landed() {
+      while (sending.size > 0) await Promise.allSettled([...sending]);
+    },
+  };
 }
