@@ -1,14 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynalite } from '../../shared/local/dynalite';
-import { createStore } from '../../shared/store/client';
 import { keys } from '../../shared/store/keys';
 import { sendBeforeTextCounts } from '../support/before-text-counts';
 import { aMessage } from '../support/fixtures';
-import { ACCOUNT, API_KEYS, oldData, writeOldData } from '../support/old-layout';
+import { oldDataDir } from '../support/old-data-dir';
+import { ACCOUNT, API_KEYS } from '../support/old-layout';
 import { startServer, stop } from '../support/serve-process';
 
 /**
@@ -27,14 +24,7 @@ afterAll(async () => {
 });
 
 async function dataDirBeforeTextCounts(texts: string[]): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'shortsms-text-'));
-  dirs.push(dir);
-  const dynamo = await startDynalite({ path: join(dir, 'dynamodb') });
-  await ensureTable(dynamo.endpoint, 'shortsms');
-  const store = createStore({ tableName: 'shortsms', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-  try {
-    // The accounts and their keys only; the messages as that version wrote them.
-    await writeOldData(store, { ...oldData(), items: [] });
+  const dir = await oldDataDir('shortsms-text-', async (store) => {
     for (const [i, text] of texts.entries()) {
       const id = 9000 + i;
       const createdAt = new Date(Date.parse('2026-11-01T08:00:00.000Z') + i * 60_000).toISOString();
@@ -52,10 +42,8 @@ async function dataDirBeforeTextCounts(texts: string[]): Promise<string> {
         Item: { pk: 'SETTING#migrate-v2', sk: '#SETTING', entity: 'Setting', segments: 0, startedAt: at, completedAt: at },
       }),
     );
-  } finally {
-    store.db.destroy();
-    await dynamo.close();
-  }
+  });
+  dirs.push(dir);
   return dir;
 }
 

@@ -1,14 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, startDynalite } from '../../shared/local/dynalite';
-import { createStore } from '../../shared/store/client';
 import { keys } from '../../shared/store/keys';
 import { sendBeforeToCounts } from '../support/before-to-counts';
 import { aMessage } from '../support/fixtures';
-import { ACCOUNT, API_KEYS, oldData, writeOldData } from '../support/old-layout';
+import { oldDataDir } from '../support/old-data-dir';
+import { ACCOUNT, API_KEYS } from '../support/old-layout';
 import { startServer, stop } from '../support/serve-process';
 
 /**
@@ -28,14 +25,7 @@ afterAll(async () => {
 });
 
 async function dataDirBeforeToCounts(numbers: string[]): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'shortsms-to-'));
-  dirs.push(dir);
-  const dynamo = await startDynalite({ path: join(dir, 'dynamodb') });
-  await ensureTable(dynamo.endpoint, 'shortsms');
-  const store = createStore({ tableName: 'shortsms', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
-  try {
-    // The accounts and their keys only; the messages as that version wrote them.
-    await writeOldData(store, { ...oldData(), items: [] });
+  const dir = await oldDataDir('shortsms-to-', async (store) => {
     for (const [i, to] of numbers.entries()) {
       const id = 9000 + i;
       const createdAt = new Date(Date.parse('2026-11-01T08:00:00.000Z') + i * 60_000).toISOString();
@@ -46,10 +36,8 @@ async function dataDirBeforeToCounts(numbers: string[]): Promise<string> {
     }
     // This version's pass has not run on it.
     await store.db.send(new DeleteCommand({ TableName: 'shortsms', Key: keys.migration() }));
-  } finally {
-    store.db.destroy();
-    await dynamo.close();
-  }
+  });
+  dirs.push(dir);
   return dir;
 }
 
