@@ -1,6 +1,6 @@
 import { type NativeAttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
-import { INDEXES, partitionKeyOf, sortKeyOf } from './table';
+import { INDEXES, type IndexShape, partitionKeyOf, sortKeyOf } from './table';
 
 /**
  * Reads of the list indexes: one or several ranges of an index read as one sequence in
@@ -14,6 +14,7 @@ export type Entry = Record<string, NativeAttributeValue>;
 export type SortValue = string | number | bigint;
 
 export interface IndexRange {
+  /** A GSI's name, or TABLE for the table's own keys (pk, sk). */
   index: string;
   /** The index partition key's value. */
   pk: string;
@@ -21,7 +22,12 @@ export interface IndexRange {
   sk?: { beginsWith: string } | { between: [SortValue, SortValue] } | { from: SortValue } | { to: SortValue };
   /** The entries a filtered read is expected to need from this range: its first Limit (else up to FIRST_LIMIT_CAP). */
   expect?: number;
+  /** What the merge orders this range's entries by, when not their sort key itself (their order within the range must follow it). */
+  order?: (entry: Entry) => SortValue;
 }
+
+/** IndexRange.index for a range of the table's own keys. */
+export const TABLE = 'table';
 
 export interface ReadOptions {
   /** Sort key ascending. */
@@ -160,7 +166,7 @@ class MergedRanges {
 
   #before(entry: Entry, cursor: RangeCursor, other: Entry, otherCursor: RangeCursor | undefined): boolean {
     const difference =
-      compareSortValues(entry[cursor.sortKey], other[otherCursor?.sortKey ?? cursor.sortKey]) || compareText(String(entry.pk), String(other.pk));
+      compareSortValues(cursor.orderOf(entry), (otherCursor ?? cursor).orderOf(other)) || compareText(String(entry.pk), String(other.pk));
     return this.#forward ? difference < 0 : difference > 0;
   }
 }
@@ -181,8 +187,12 @@ class RangeCursor {
     firstLimit: number,
     private readonly wanted: number,
   ) {
-    this.sortKey = sortKeyOf(indexShape(range.index));
+    this.sortKey = rangeKeyOf(indexShape(range.index));
     this.#limit = firstLimit;
+  }
+
+  orderOf(entry: Entry): SortValue {
+    return this.range.order ? this.range.order(entry) : entry[this.sortKey];
   }
 
   async peek(): Promise<Entry | undefined> {
@@ -213,12 +223,12 @@ class RangeCursor {
 
 function queryOf(store: Store, range: IndexRange, forward: boolean) {
   const shape = indexShape(range.index);
-  const names: Record<string, string> = { '#pk': partitionKeyOf(shape) };
+  const names: Record<string, string> = { '#pk': keyOf(shape) };
   const values: Record<string, NativeAttributeValue> = { ':pk': range.pk };
   let condition = '#pk = :pk';
   const sk = range.sk;
   if (sk) {
-    names['#sk'] = sortKeyOf(shape);
+    names['#sk'] = rangeKeyOf(shape);
     if ('beginsWith' in sk) {
       condition += ' AND begins_with(#sk, :prefix)';
       values[':prefix'] = sk.beginsWith;
@@ -235,7 +245,7 @@ function queryOf(store: Store, range: IndexRange, forward: boolean) {
   }
   return {
     TableName: store.tableName,
-    IndexName: shape.name,
+    IndexName: shape === TABLE_SHAPE ? undefined : shape.name,
     KeyConditionExpression: condition,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
@@ -243,7 +253,12 @@ function queryOf(store: Store, range: IndexRange, forward: boolean) {
   };
 }
 
-function indexShape(name: string) {
+const TABLE_SHAPE: IndexShape = { name: TABLE, sortKeyType: 'S', projection: 'ALL' };
+const keyOf = (shape: IndexShape) => (shape === TABLE_SHAPE ? 'pk' : partitionKeyOf(shape));
+const rangeKeyOf = (shape: IndexShape) => (shape === TABLE_SHAPE ? 'sk' : sortKeyOf(shape));
+
+function indexShape(name: string): IndexShape {
+  if (name === TABLE) return TABLE_SHAPE;
   const shape = INDEXES.find((index) => index.name === name);
   if (!shape) throw new Error(`No index ${name}`);
   return shape;

@@ -1,5 +1,6 @@
-import { type NativeAttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { type IndexRange, readMerged, TABLE } from './index-reader';
 import { wordPartition } from './link-keys';
 
 /**
@@ -10,8 +11,6 @@ import { wordPartition } from './link-keys';
  */
 
 export type WordEntry = Record<string, NativeAttributeValue>;
-
-const FIRST_LIMIT_CAP = 1000;
 
 /**
  * The distinct words of the account's comments that start with `prefix`, in key order, or
@@ -45,8 +44,8 @@ export async function wordsStarting(store: Store, accountId: number, prefix: str
 /**
  * The word items of `words` as one sequence in creation order (forward: oldest first), a
  * link once however many of the words it has, those `keep` refuses left out: `skip` kept
- * entries, then `take`. Each word's run is read in pages that start at its share of the
- * `expect`ed entries and double.
+ * entries, then `take`. Each word's run is a range of readMerged, ordered by the
+ * `<createdAt>#<id>` after its word and read from its share of the `expect`ed entries.
  */
 export async function readWordRuns(
   store: Store,
@@ -54,71 +53,22 @@ export async function readWordRuns(
   words: string[],
   options: { forward: boolean; skip: number; take: number; expect: number; keep: (entry: WordEntry) => boolean },
 ): Promise<WordEntry[]> {
-  const first = Math.max(2, Math.min(FIRST_LIMIT_CAP, Math.ceil(options.expect / Math.max(1, words.length)) + 1));
-  const runs = words.map((word) => new WordRun(store, wordPartition(accountId, word), word, options.forward, first));
-  const entries: WordEntry[] = [];
-  let kept = 0;
+  const expect = Math.ceil(options.expect / Math.max(1, words.length)) + 1;
+  const ranges: IndexRange[] = words.map((word) => ({
+    index: TABLE,
+    pk: wordPartition(accountId, word),
+    sk: { beginsWith: `${word}#` },
+    order: (entry) => String(entry.sk).slice(word.length + 1),
+    expect,
+  }));
+  // The same link under two of the words comes twice in a row: its key is the same.
   let last: string | undefined;
-  while (kept < options.skip + options.take) {
-    let best: WordRun | undefined;
-    for (const run of runs) {
-      const key = await run.peekKey();
-      const bestKey = best && (await best.peekKey());
-      if (key !== undefined && (bestKey === undefined || (options.forward ? key < bestKey : key > bestKey))) best = run;
-    }
-    if (!best) break;
-    const key = await best.peekKey();
-    const entry = best.take();
-    if (key === last || !entry || !options.keep(entry)) continue;
+  const keep = (entry: WordEntry) => {
+    const key = String(entry.sk).slice(String(entry.sk).indexOf('#') + 1);
+    if (key === last || !options.keep(entry)) return false;
     last = key;
-    if (kept >= options.skip) entries.push(entry);
-    kept++;
-  }
+    return true;
+  };
+  const { entries } = await readMerged(store, ranges, { forward: options.forward, skip: options.skip, take: options.take, keep });
   return entries;
-}
-
-class WordRun {
-  #page: WordEntry[] = [];
-  #position = 0;
-  #startKey: Record<string, NativeAttributeValue> | undefined;
-  #done = false;
-
-  constructor(
-    private readonly store: Store,
-    private readonly pk: string,
-    private readonly word: string,
-    private readonly forward: boolean,
-    private limit: number,
-  ) {}
-
-  /** The next entry's `<createdAt>#<id>`, read when needed; undefined at the run's end. */
-  async peekKey(): Promise<string | undefined> {
-    while (this.#position >= this.#page.length && !this.#done) await this.#fetch();
-    const sk = this.#page[this.#position]?.sk as string | undefined;
-    return sk?.slice(this.word.length + 1);
-  }
-
-  take(): WordEntry | undefined {
-    return this.#page[this.#position++];
-  }
-
-  async #fetch(): Promise<void> {
-    const result: QueryCommandOutput = await this.store.db.send(
-      new QueryCommand({
-        TableName: this.store.tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :word)',
-        ExpressionAttributeValues: { ':pk': this.pk, ':word': `${this.word}#` },
-        ProjectionExpression: '#sk, #linkId, #flags',
-        ExpressionAttributeNames: { '#sk': 'sk', '#linkId': 'linkId', '#flags': 'flags' },
-        ScanIndexForward: this.forward,
-        Limit: this.limit,
-        ExclusiveStartKey: this.#startKey,
-      }),
-    );
-    this.#page = result.Items ?? [];
-    this.#position = 0;
-    this.#startKey = result.LastEvaluatedKey;
-    this.#done = !this.#startKey;
-    this.limit = Math.min(10_000, this.limit * 2);
-  }
 }
