@@ -50,7 +50,10 @@ export function installRuntime(installed: Runtime): void {
   installRedirectDeps({ links: installed.links, queues: installed.queues, clock: () => installed.clock() });
 }
 
-export type RuntimeOverrides = ApiRuntimeOverrides;
+export interface RuntimeOverrides extends ApiRuntimeOverrides {
+  /** Counter writes the click aggregator keeps in flight within a batch (ClickAggregator's default unless given). */
+  clickWritesInFlight?: number;
+}
 
 export function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Runtime {
   const core = createApiRuntime(config, overrides);
@@ -93,7 +96,13 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   const ranks = new ClickRanks(store);
   // One object: a test that replaces `clock` on the runtime moves every service's time.
   return Object.assign(core, {
-    clicks: new ClickAggregator({ clicks: new ClicksRepository(store), zonesOf: (ids: number[]) => accounts.zonesOf(ids), clock, ranks }),
+    clicks: new ClickAggregator({
+      clicks: new ClicksRepository(store),
+      zonesOf: (ids: number[]) => accounts.zonesOf(ids),
+      clock,
+      ranks,
+      writesInFlight: overrides.clickWritesInFlight,
+    }),
     ranks,
     dispatcher,
     gateway,

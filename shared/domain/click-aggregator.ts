@@ -37,8 +37,8 @@ export interface QueuedClick {
   event: ClickEvent;
 }
 
-/** Counter writes in flight per batch: a batch of the long tail is one write per link. */
-const WRITES_IN_FLIGHT = 32;
+/** Counter writes in flight per batch unless told: a batch of the long tail is one write per link. */
+export const WRITES_IN_FLIGHT = 32;
 
 /**
  * Turns batches of click events into counter updates. A link's counts live in its click
@@ -66,6 +66,8 @@ export class ClickAggregator {
       zonesOf: (accountIds: number[]) => Promise<Map<number, string>>;
       clock: () => Date;
       ranks?: ClickRanks;
+      /** Counter writes in flight at once within a batch (WRITES_IN_FLIGHT unless given). */
+      writesInFlight?: number;
     },
   ) {}
 
@@ -104,8 +106,8 @@ export class ClickAggregator {
   }
 
   async #apply(batchKey: string, deltas: LinkDelta[]): Promise<void> {
-    const { clicks, clock, ranks } = this.deps;
-    await mapLimited(deltas, WRITES_IN_FLIGHT, async (delta) => {
+    const { clicks, clock, ranks, writesInFlight = WRITES_IN_FLIGHT } = this.deps;
+    await mapLimited(deltas, writesInFlight, async (delta) => {
       if ((await clicks.addToClickItem(batchKey, delta)) === 'added') return;
       // Buckets first: a batch finished again finds the totals unwritten, and each bucket skips itself.
       await Promise.all(

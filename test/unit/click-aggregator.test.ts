@@ -1,4 +1,4 @@
-import { ClickAggregator, type QueuedClick } from '../../shared/domain/click-aggregator';
+import { ClickAggregator, type QueuedClick, WRITES_IN_FLIGHT } from '../../shared/domain/click-aggregator';
 import type { ClickEvent } from '../../shared/domain/clicks';
 import { MemoryClickStore } from '../support/memory-clicks';
 import { aLink } from './operations/fakes';
@@ -276,5 +276,31 @@ describe('ClickAggregator', () => {
     // Assess: the link stays gone (reads start from the link item)
     expect(clicks.calls).toEqual(['claimBatch:1', 'addToClickItem:5', 'markBatchDone']);
     expect(clicks.links.items.has(5)).toBe(false);
+  });
+
+  it.each([
+    ['the default', undefined, WRITES_IN_FLIGHT],
+    ['a given number', 7, 7],
+  ])('keeps %s of counter writes in flight within a batch, and no more', async (_, writesInFlight, expected) => {
+    // Prepare: 200 links, each write held until the next turn of the event loop
+    const links = Array.from({ length: 200 }, (_, i): [number, number] => [i + 1, 1]);
+    const { clicks, clock } = harness(links);
+    const add = clicks.addToClickItem.bind(clicks);
+    let inFlight = 0;
+    let most = 0;
+    clicks.addToClickItem = async (batchKey, delta) => {
+      most = Math.max(most, ++inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return add(batchKey, delta);
+    };
+    const aggregator = new ClickAggregator({ clicks, zonesOf: async () => new Map(), clock: () => clock.now, writesInFlight });
+
+    // Act
+    await aggregator.aggregate(links.map(([id]) => click(`w${id}`, id)));
+
+    // Assess
+    expect(most).toBe(expected);
+    expect(clicks.calls.filter((call) => call.startsWith('addToClickItem'))).toHaveLength(200);
   });
 });
