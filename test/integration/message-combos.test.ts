@@ -175,3 +175,50 @@ describe('admin migrate and the combined totals', () => {
     }
   }, 180_000);
 });
+
+describe('pages of a common combination', () => {
+  /** Index entries the list calls get back, and messages they read by BatchGetItem. */
+  function observe(on: Store): { entries: number; messages: number } {
+    const seen = { entries: 0, messages: 0 };
+    on.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
+        if (context.commandName === 'BatchGetCommand') {
+          const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
+          seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'observeListReads' },
+    );
+    return seen;
+  }
+
+  it('read about the page, first or last, not every match of the narrower criterion', async () => {
+    // Prepare: 300 messages, half from Alerts, every tenth (all from Alerts) undelivered: 120 delivered from Alerts.
+    const ids = range(1, 300);
+    const { messages } = repositories(store);
+    for (const id of ids) {
+      const message = newMessage(id, 5, { from: id % 2 === 0 ? 'Alerts' : 'Shop', status: id % 10 === 0 ? 'UNDELIV' : 'DELIVRD' });
+      await createCampaignOf(store, message);
+      await messages.create(message, { status: 'DONE', deferred: false });
+    }
+    const lists = new IndexedMessageLists(store, counted(store));
+    const seen = observe(store);
+
+    for (const currentPage of [0, 4]) {
+      // Act
+      seen.entries = 0;
+      seen.messages = 0;
+      const query = page({ status: 'DELIVRD', from: 'Alerts' }, currentPage);
+      const listed = await lists.list(5, query);
+
+      // Assess: ~25 × 300 / 120 entries (a quarter more for the first Limit) of gsi1 (whole messages, nothing more to read), from the nearer end;
+      // the matches of `from` alone would be 150 entries and as many messages.
+      expect(listed).toEqual(await expected(5, ids, query));
+      expect([currentPage, listed.totalItemCount, listed.items.length]).toEqual([currentPage, 120, currentPage === 0 ? 25 : 20]);
+      expect([currentPage, seen.entries <= 90, seen.messages]).toEqual([currentPage, true, 0]);
+    }
+  }, 120_000);
+});
