@@ -69,7 +69,8 @@ export class MessageCombinations {
     const cost = (d: Driven) =>
       Math.ceil((keep * d.count) / total) * (d.whole ? WHOLE_ENTRY : ENTRY) +
       (d.needsMessage ? Math.ceil((keep * d.passing) / total) * MESSAGE_READ : 0) +
-      (d.whole ? 0 : take * MESSAGE_READ);
+      // The page's messages, unless read already to check them.
+      (d.whole || d.needsMessage ? 0 : take * MESSAGE_READ);
     const candidates = this.#driven(accountId, query, counts);
     const [best] = candidates.sort((a, b) => cost(a) - cost(b));
     if (!best) return { total };
@@ -203,15 +204,16 @@ export class MessageCombinations {
       campaignStatus: sum(all, statuses),
       campaignStatusFrom: sum(fromCells, statuses),
     };
+    // Reading the matches whole (message-lists.ts): a criterion's entries, and the messages of those the entries pass.
+    const whole = (entries: number, passing: number) => entries * ENTRY + passing * MESSAGE_READ;
     const narrowest = Math.min(
       ...[
-        query.from !== undefined && counts.from,
-        status !== undefined && counts.status,
-        query.campaignStatus !== undefined && counts.campaignStatus,
+        query.from !== undefined && whole(counts.from, counts.from),
+        status !== undefined && whole(counts.status, counts.statusFrom),
+        query.campaignStatus !== undefined && whole(counts.campaignStatus, counts.campaignStatusFrom),
       ].filter((n): n is number => n !== false),
     );
-    // Reading the matches whole (message-lists.ts): the narrowest criterion's entries and their messages, then the page's.
-    return { ...counts, narrowest: narrowest * (ENTRY + MESSAGE_READ) };
+    return { ...counts, narrowest };
   }
 
   /** The messages of entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
