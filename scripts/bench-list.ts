@@ -43,7 +43,9 @@ import type { Message } from '../shared/domain/messages';
  * mostly DELIVRD and every other one present, a few senders, recipients from a pool of
  * UK, German and US numbers, texts from templates (some repeated verbatim, some with a
  * one-time code), campaign statuses that follow the message (MODERATION and
- * READY_FOR_SEND rare), start-send and status-update times on messages past NEW.
+ * READY_FOR_SEND rare), start-send and status-update times on messages past NEW. The
+ * counters seeded are those of `messageCreation`'s counted change: the combination cells of
+ * status, campaign status and sender (`MESSAGES#F#<from>`) among them.
  *
  * Settings (environment): BENCH_SMALL_LINKS (1,000), BENCH_BIG_LINKS (100,000),
  * BENCH_SMALL_MESSAGES (1,000), BENCH_BIG_MESSAGES (50,000), BENCH_ROUNDS (7 timed calls
@@ -513,6 +515,16 @@ async function main(): Promise<void> {
       await list('criteria[campaignStatus]=MODERATION', () => ({ 'criteria[campaignStatus]': 'MODERATION' }));
       await list('criteria[campaignStatus]=NOT_YET_SENT', () => ({ 'criteria[campaignStatus]': 'NOT_YET_SENT' }));
       await list('criteria[campaignStatus]=DEFERRED', () => ({ 'criteria[campaignStatus]': 'DEFERRED' }));
+      // Status, campaign status and sender combined: totals from the combination cells, pages driven in order (message-combos.ts).
+      const failedFromAlerts = { 'criteria[status]': 'UNDELIV', 'criteria[from]': 'Alerts' };
+      const deliveredFromAlerts = { 'criteria[status]': 'DELIVRD', 'criteria[from]': 'Alerts' };
+      await list('status=UNDELIV + from=Alerts', () => failedFromAlerts);
+      await list('status=DELIVRD + from=Alerts', () => deliveredFromAlerts);
+      await list('status=DELIVRD + from=Alerts, last page of 100', (account) => lastPage(account, 'Message/List', deliveredFromAlerts));
+      await list('status=DELIVRD + campaignStatus=DONE', () => ({ 'criteria[status]': 'DELIVRD', 'criteria[campaignStatus]': 'DONE' }));
+      await list('status=NEW + campaignStatus=MODERATION', () => ({ 'criteria[status]': 'NEW', 'criteria[campaignStatus]': 'MODERATION' }));
+      await list('from=Alerts + status=DELIVRD + sort[segNum]=DESC', () => ({ ...deliveredFromAlerts, 'sort[segNum]': 'DESC' }));
+      await list('from=Alerts + status=UNDELIV + sort[segNum]=DESC', () => ({ ...failedFromAlerts, 'sort[segNum]': 'DESC' }));
       for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
         await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
       }

@@ -9,7 +9,7 @@ import { type CountedOp, CountedWrites, type CounterAdd } from './counted-writes
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { fromMessageItem } from './message-items';
-import { type MessageKeyFields, messageCells, messageCounters, messageIndexKeys, numberCells } from './message-keys';
+import { comboCells, type MessageKeyFields, messageCells, messageCounters, messageIndexKeys, numberCells } from './message-keys';
 
 export type Item = Record<string, NativeAttributeValue>;
 /** What a change sets; null removes the attribute. */
@@ -18,7 +18,17 @@ export type Changes = Record<string, NativeAttributeValue | null>;
 /** Items written by this code: index attributes, the campaign's state copied, counted. */
 export const MESSAGE_SCHEMA = 2;
 /** Attributes the index keys and counts are made from: a change is conditional on them as read. */
-const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema', 'textCounted', 'toCounted'] as const;
+const GUARDED = [
+  'status',
+  'statusUpdatedAt',
+  'startSendAt',
+  'campaignStatus',
+  'deferred',
+  'schema',
+  'textCounted',
+  'toCounted',
+  'combosCounted',
+] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
 
@@ -29,8 +39,8 @@ const MAX_ATTEMPTS = 20;
  * CountedWrites completes after it (and recovers after a crash). A message written by the
  * previous version (no `schema` 2) is upgraded by its next change: index attributes, the
  * campaign's state, and counted as new; one not yet in its text's counter (no
- * `textCounted`, written before that counter was kept) or its number's (no `toCounted`) is
- * added to them by its next change.
+ * `textCounted`, written before that counter was kept), its number's (no `toCounted`) or
+ * the combinations' (no `combosCounted`: comboCells) is added to them by its next change.
  */
 export class MessageChanges {
   constructor(
@@ -83,11 +93,12 @@ export class MessageChanges {
     const changes = { ...asked, ...timesNotBeforeCreation({ ...item, ...asked }) };
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
-    const counted = { text: current && item.textCounted === 1, to: current && item.toCounted === 1 };
+    const counted = { text: current && item.textCounted === 1, to: current && item.toCounted === 1, combos: current && item.combosCounted === 1 };
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
     if (!counted.text) sets.textCounted = 1;
     if (!counted.to) sets.toCounted = 1;
+    if (!counted.combos) sets.combosCounted = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -184,6 +195,7 @@ export function messageCreation(created: Message, campaign: CampaignState): { it
     schema: MESSAGE_SCHEMA,
     textCounted: 1,
     toCounted: 1,
+    combosCounted: 1,
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -209,15 +221,16 @@ function keyFields(item: Item): MessageKeyFields {
 /**
  * The counter additions that take a message from `before` (absent: not counted yet) to
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
- * last updated in on the per-day items, its text's counter and its number's (`counted`
- * says which of those two `before` is in already). A message's text and number are set at
- * creation, so only a creation, or the one change that first counts a message written
- * before those counters, writes them.
+ * last updated in on the per-day items, its cells of status, campaign status and sender
+ * combined (comboCells), its text's counter and its number's (`counted` says which of
+ * those three `before` is in already). A message's text and number are set at creation,
+ * so only a creation, or the one change that first counts a message written before those
+ * counters, writes them.
  */
 export function countsOf(
   before: MessageKeyFields | undefined,
   after: MessageKeyFields,
-  counted = { text: before !== undefined, to: before !== undefined },
+  counted = { text: before !== undefined, to: before !== undefined, combos: before !== undefined },
 ): CounterAdd[] {
   const adds = new Map<string, CounterAdd>();
   const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
@@ -230,6 +243,8 @@ export function countsOf(
   const all = messageCounters.all(account);
   for (const cell of before ? messageCells(before) : []) add(all, cell, -1);
   for (const cell of messageCells(after)) add(all, cell, 1);
+  if (before && counted.combos) for (const { key, cells } of comboCells(before)) for (const cell of cells) add(key, cell, -1);
+  for (const { key, cells } of comboCells(after)) for (const cell of cells) add(key, cell, 1);
   const hourly = (kind: 'C' | 'S' | 'U', instant: string | null, n: number) => {
     if (instant) add(messageCounters.day(account, kind, instant.slice(0, 10)), messageCounters.hourCell(instant.slice(11, 13)), n);
   };

@@ -169,7 +169,25 @@ function keyInstant(date: Date): string | undefined {
 
 /** The message's counter cells on `ACCOUNT#<id>#COUNTS` / `MESSAGES` (§5): each counts 1 for it. */
 export function messageCells(m: MessageKeyFields): string[] {
-  return ['all', `st#${m.status}`, `cs#${m.campaignStatus}${m.deferred ? '#D' : ''}`, `from#${m.from}`];
+  return ['all', `st#${m.status}`, campaignStatusCell(m), `from#${m.from}`];
+}
+
+/** A message's campaign-status cell name: the status, and `#D` when its campaign was deferred. */
+const campaignStatusCell = (m: Pick<MessageKeyFields, 'campaignStatus' | 'deferred'>) => `cs#${m.campaignStatus}${m.deferred ? '#D' : ''}`;
+
+/**
+ * The cells that count a message among combinations of status, campaign status and sender
+ * (§5.1): a `st#<status>#cs#<campaign status>` cell on MESSAGES (at most 9 × 16, about 40 in
+ * use), and on its sender's item (`MESSAGES#F#<from>`) one cell for its status, one for its
+ * campaign status and one for the pair. A sender never changes, so a message moves cells
+ * within one sender's item; MESSAGES keeps no cell per sender and status.
+ */
+export function comboCells(m: MessageKeyFields): { key: Key; cells: string[] }[] {
+  const pair = `st#${m.status}#${campaignStatusCell(m)}`;
+  return [
+    { key: messageCounters.all(m.accountId), cells: [pair] },
+    { key: messageCounters.sender(m.accountId, m.from), cells: [`st#${m.status}`, campaignStatusCell(m), pair] },
+  ];
 }
 
 /** Counter items (the account's counts partition) and the hourly cell an instant falls in. */
@@ -180,6 +198,8 @@ export const messageCounters = {
   hourCell: (hour: string) => `h${hour}`,
   /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
+  /** Per sender: its messages by status, by campaign status and by both (comboCells). */
+  sender: (accountId: number, from: string): Key => keys.counts(accountId, `MESSAGES#F#${from}`),
 };
 
 /** A number's starts (`TO`), or its ends read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */

@@ -9,6 +9,7 @@ import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
+import { combinationOnly, MessageCombinations, sortRange } from './message-combos';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import {
@@ -50,6 +51,7 @@ export class IndexedMessageLists implements MessageLists {
     private readonly farSkip = FAR_SKIP,
     readonly timeRanges = new MessageTimeRanges(store),
     readonly recipients = new MessageRecipients(store, counted),
+    readonly combinations = new MessageCombinations(store, counted),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
@@ -78,6 +80,9 @@ export class IndexedMessageLists implements MessageLists {
       const messages = whole && !far ? entries.map(fromMessageItem) : (await this.#messages(entries)).map(({ message }) => message);
       return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
+    // Status, campaign status and sender: the combination's total from its cells, the page driven by them (message-combos.ts).
+    const combined = combinationOnly(query) ? await this.combinations.page(accountId, query, offset, pageSize) : undefined;
+    if (combined && 'listing' in combined) return combined.listing;
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // A sending or status time range in creation order: creation order read backward from its end (message-time-ranges.ts).
     if (sort.length === 0 && drivers.length === 1 && only?.total && (only.covers === 'startSend' || only.covers === 'statusUpdate')) {
@@ -159,18 +164,7 @@ export class IndexedMessageLists implements MessageLists {
 
   /** The whole account in a sort's order. */
   #sortDriver(accountId: number, order: Driver['order']): Driver {
-    const ranges: Record<Driver['order'], IndexRange> = {
-      created: messageRanges.all(accountId),
-      campaignId: messageRanges.campaignId(accountId),
-      from: messageRanges.from(accountId),
-      to: messageRanges.toPrefix(accountId),
-      text: messageRanges.text(accountId),
-      status: messageRanges.status(accountId),
-      startSendTs: messageRanges.startSend(accountId),
-      statusUpdateTs: messageRanges.statusUpdate(accountId),
-      segNum: messageRanges.segNum(accountId),
-    };
-    return { ranges: [ranges[order]], order, total: this.#cell(accountId, 'all'), rank: 10 };
+    return { ranges: [sortRange(accountId, order)], order, total: this.#cell(accountId, 'all'), rank: 10 };
   }
 
   #cell(accountId: number, name: string) {

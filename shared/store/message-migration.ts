@@ -11,7 +11,8 @@ export type Item = Record<string, NativeAttributeValue>;
  * index attribute, its campaign's status copied from the Campaign item, and its counts, in
  * one conditional UpdateItem counted through CountedWrites (MessageChanges.apply). One at
  * schema 2 written before its text's counter was kept (no `textCounted`), or before its
- * number's (no `toCounted`: criteria[to]'s counts), is added to those counters the same
+ * number's (no `toCounted`: criteria[to]'s counts), or before the combinations of status,
+ * campaign status and sender were (no `combosCounted`), is added to those counters the same
  * way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
@@ -29,7 +30,11 @@ export function messageUpgrade(
     entity: 'Message',
     async upgrade(item) {
       const current =
-        item.schema === MESSAGE_SCHEMA && item.textCounted === 1 && item.toCounted === 1 && Object.keys(timesNotBeforeCreation(item)).length === 0;
+        item.schema === MESSAGE_SCHEMA &&
+        item.textCounted === 1 &&
+        item.toCounted === 1 &&
+        item.combosCounted === 1 &&
+        Object.keys(timesNotBeforeCreation(item)).length === 0;
       if (current) return 'skipped';
       if ((await changes.apply(item, {})) === 'changed') return 'changed';
       // Finished, even where its writer lost its lease on a slow store (as for links).

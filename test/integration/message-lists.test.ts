@@ -6,6 +6,7 @@ import type { Message } from '../../shared/domain/messages';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { MessageChanges } from '../../shared/store/message-changes';
+import { MessageCombinations } from '../../shared/store/message-combos';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { MessageRecipients } from '../../shared/store/message-recipients';
 import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
@@ -30,6 +31,8 @@ let farLists: IndexedMessageLists;
 let timeRangePages = 0;
 /** criteria[to] alone: pages read from creation order by its counts, and totals from its counts with the matches read. */
 const toPages = { creationOrder: 0, matches: 0 };
+/** Status, campaign status and sender combined: pages by the way they were read, and totals left to reading the matches whole. */
+const comboPages = new Map<string, number>();
 let nextAccount = 1;
 let nextId = 1;
 
@@ -53,7 +56,15 @@ beforeAll(async () => {
     else if (answered) toPages.matches++;
     return answered;
   };
-  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients);
+  const combinations = new MessageCombinations(store, changes.counted);
+  const combinationPage = combinations.page.bind(combinations);
+  combinations.page = async (...args) => {
+    const answered = await combinationPage(...args);
+    const way = answered && ('listing' in answered ? answered.driven : 'matches');
+    if (way) comboPages.set(way, (comboPages.get(way) ?? 0) + 1);
+    return answered;
+  };
+  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients, combinations);
   farLists = new IndexedMessageLists(store, changes.counted, -Infinity);
 });
 afterAll(() => close());
@@ -85,13 +96,14 @@ interface Spec {
 const spec: fc.Arbitrary<Spec> = fc.record({
   // Most in the first account, so that it has pages past the first and a last page read from the end.
   account: fc.oneof({ arbitrary: fc.constant(0 as const), weight: 4 }, { arbitrary: fc.constant(1 as const), weight: 1 }),
-  from: fc.constantFrom(...SENDERS),
+  // One sender and one status most messages have, as in a business's account: a combination with them is common.
+  from: fc.oneof({ arbitrary: fc.constant('Alerts'), weight: 2 }, { arbitrary: fc.constantFrom(...SENDERS), weight: 3 }),
   to: fc.constantFrom(...NUMBERS),
   text: fc.constantFrom(...TEXTS),
   segNum: fc.integer({ min: 1, max: 3 }),
   // Few distinct minutes, so that creation times tie.
   created: fc.integer({ min: 0, max: 40 }).map((k) => k * 37),
-  status: fc.constantFrom(...MESSAGE_STATUSES),
+  status: fc.oneof({ arbitrary: fc.constant<MessageStatus>('DELIVRD'), weight: 3 }, { arbitrary: fc.constantFrom(...MESSAGE_STATUSES), weight: 2 }),
   // Some before creation (another clock, a report's own time): recorded as the creation time.
   sentAfter: fc.integer({ min: -30, max: 300 }),
   updatedAfter: fc.integer({ min: -400, max: 300 }),
@@ -145,6 +157,24 @@ async function write(accountId: number, s: Spec): Promise<void> {
   }
   if (s.campaignStatus !== 'NEW') await campaigns.move(id, ['NEW'], s.campaignStatus, SENT.has(s.status) ? sentAt.toISOString() : undefined);
 }
+
+/** Combinations of status, campaign status and sender: common (DELIVRD, Alerts, not yet sent) and rare, with and without a sort. */
+const COMBINATIONS: (Pick<MessageQuery, 'status' | 'campaignStatus' | 'from'> & { sort?: MessageQuery['sort'] })[] = [
+  { status: 'DELIVRD', from: 'Alerts' },
+  { status: 'UNDELIV', from: 'Alerts' },
+  { status: 'DELIVRD', campaignStatus: 'NOT_YET_SENT' },
+  { status: 'DELIVRD', campaignStatus: 'DONE' },
+  { campaignStatus: 'NOT_YET_SENT', from: 'Shop' },
+  { campaignStatus: 'DEFERRED', from: 'Alerts' },
+  { status: 'DELIVRD', campaignStatus: 'NOT_YET_SENT', from: 'Alerts' },
+  { status: 'REJECTD', campaignStatus: 'MODERATION', from: 'SMS' },
+  { status: 'DELIVRD', from: 'Alerts', sort: [{ field: 'segNum', direction: 'DESC' }] },
+  { status: 'EXPIRED', from: 'Shop 2', sort: [{ field: 'segNum', direction: 'ASC' }] },
+  { status: 'DELIVRD', campaignStatus: 'NOT_YET_SENT', sort: [{ field: 'to', direction: 'ASC' }] },
+  { status: 'DELIVRD', from: 'Alerts', sort: [{ field: 'status', direction: 'DESC' }] },
+  { status: 'DELIVRD', from: 'Alerts', sort: [{ field: 'from', direction: 'ASC' }] },
+  { campaignStatus: 'DONE', sort: [{ field: 'campaignId', direction: 'DESC' }] },
+];
 
 const instant = fc.integer({ min: -10, max: 1900 }).map(at);
 
@@ -246,7 +276,15 @@ describe('Message/List from the indexes', () => {
           const toQueries = TO_DIGITS.flatMap((to) =>
             [0, 1].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
           );
-          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries]) {
+          // Status, campaign status and sender combined, common and rare, first and later pages, in
+          // creation order and sorted: totals from their cells, pages read from an index in order.
+          const comboQueries = COMBINATIONS.flatMap(({ sort = [], ...criteria }) =>
+            [0, 1].map((currentPage): [MessageQuery, string[]] => [
+              { ...criteria, sort, pagination: { pageSize: 25, currentPage } },
+              Object.keys(criteria),
+            ]),
+          );
+          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries, ...comboQueries]) {
             const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
             for (const accountId of accounts) {
               const expected = listMessages(
@@ -274,5 +312,8 @@ describe('Message/List from the indexes', () => {
     // And `to` alone answered both ways its counts choose between.
     expect(toPages.creationOrder).toBeGreaterThan(0);
     expect(toPages.matches).toBeGreaterThan(0);
+    // And status, campaign status and sender combined read from each index that can drive them, and from their matches whole.
+    const ways = ['creation', 'status', 'campaignStatus', 'sort', 'matches'];
+    expect(Object.fromEntries(ways.map((way) => [way, (comboPages.get(way) ?? 0) > 0]))).toEqual(Object.fromEntries(ways.map((way) => [way, true])));
   }, 300_000);
 });

@@ -208,6 +208,14 @@ describe('criteria[to] totals from the number counts', () => {
       const totals = await Promise.all(['4477', '447700900124', '123', '4'].map(async (digits) => (await recipients.count(7, digits)).total));
       expect([writes, totals]).toEqual([writes, [2, 1, 1, 2]]);
       expect((await lists().list(7, byTo('4477'))).items.map(({ message }) => message.id)).toEqual([2, 1]);
+      // And in its sender's combination cells (message-combos.ts), the second item a creation counts in besides MESSAGES.
+      const combined = await lists().combinations.page(
+        7,
+        { status: 'NEW', from: 'Shop', sort: [], pagination: { pageSize: 25, currentPage: 0 } },
+        0,
+        25,
+      );
+      expect([writes, combined]).toMatchObject([writes, { listing: { totalItemCount: 2 } }]);
       if (!crashing.crashed()) break;
     }
   }, 180_000);
