@@ -98,9 +98,11 @@ export const keys = {
    * v4: brings message times that lie before their creation up to it (message lists rely on it).
    * v5: counts links by the starts of their comment words, and messages by the digits their
    * number starts and ends with, so those searches take their totals from counters.
+   * v6: counts messages by status × campaign status, and per sender, so combinations of
+   * those criteria take their totals from counters.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v5', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v5#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v6', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v6#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),
