@@ -15,7 +15,9 @@ export function startServer(
   });
   const output: string[] = [];
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No ready line: ${output.join('')}`)), 20_000);
+    // A guard against a start that never comes, not a measure: a start that migrates an
+    // older data directory took over 20 s on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`No ready line: ${output.join('')}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output.push(chunk.toString());
       const ready = /Ready: API (http:\/\/[^\s/]+:\d+)/.exec(output.join(''));
