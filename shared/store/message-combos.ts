@@ -1,14 +1,12 @@
-import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage } from '../domain/message-listing';
+import { type MessageListing, type MessageQuery, matchingMessage } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
-import { batchGetAll } from './batch';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { type Entry, type IndexRange, scanRanges } from './index-reader';
-import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges } from './message-keys';
-import type { Driver } from './message-list-entries';
+import { type Driver, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -148,7 +146,8 @@ export class MessageCombinations {
     const kept: { id: number; message?: Message }[] = [];
     let pending: Entry[] = [];
     const check = async () => {
-      for (const { message, state } of await this.#messages(pending)) if (matches(message, state)) kept.push({ id: message.id, message });
+      for (const { message, state } of await messagesOfEntries(this.store, pending))
+        if (matches(message, state)) kept.push({ id: message.id, message });
       pending = [];
     };
     for await (const entry of scanRanges(this.store, ranges, forward)) {
@@ -168,7 +167,7 @@ export class MessageCombinations {
     await check();
     const page = kept.slice(skip, wanted);
     const unread = page.filter(({ message }) => !message);
-    const read = new Map((await this.#messages(unread)).map(({ message }) => [message.id, message]));
+    const read = new Map((await messagesOfEntries(this.store, unread)).map(({ message }) => [message.id, message]));
     return page.flatMap(({ id, message }) => message ?? read.get(id) ?? []);
   }
 
@@ -216,16 +215,6 @@ export class MessageCombinations {
     return { ...counts, narrowest };
   }
 
-  /** The messages of entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
-  async #messages(entries: Entry[]): Promise<{ message: Message; state: CampaignState }[]> {
-    const items = await batchGetAll(
-      this.store,
-      entries.map((entry) => keys.message(Number(entry.id))),
-    );
-    const byId = new Map(items.map((item) => [Number(item.id), { message: fromMessageItem(item), state: campaignStateOfItem(item) }]));
-    return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
-  }
-
   async #complete(): Promise<boolean> {
     this.#countsComplete ||= await migrationCompleted(this.store);
     return this.#countsComplete;
@@ -249,21 +238,8 @@ const campaignStatusCell = (range: IndexRange) => `cs#${range.pk.split('#CS#')[1
 
 /** Whether the query's only criteria are among status, campaign status and sender, with one sort at most. */
 export function combinationOnly(query: MessageQuery): boolean {
-  const others = [
-    query.campaignIds,
-    query.to,
-    query.text,
-    query.campaignCreatedFrom,
-    query.campaignCreatedTo,
-    query.campaignSentFrom,
-    query.campaignSentTo,
-    query.startSendFrom,
-    query.startSendTo,
-    query.statusUpdateFrom,
-    query.statusUpdateTo,
-  ];
   const some = [query.status, query.campaignStatus, query.from].some((value) => value !== undefined);
-  return some && query.sort.length <= 1 && !query.groups?.length && others.every((value) => value === undefined);
+  return some && query.sort.length <= 1 && onlyCriteria(query, ['status', 'campaignStatus', 'from']);
 }
 
 /** The whole account in a sort's order. */

@@ -1,9 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { MessageQuery, MessageSortField } from '../domain/message-listing';
+import type { CampaignState, MessageQuery, MessageSortField } from '../domain/message-listing';
 import { matchingTo, TEXT_SORT_CHARACTERS } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
+import { batchGetAll } from './batch';
 import type { Store } from './client';
 import type { Entry, IndexRange } from './index-reader';
+import { keys } from './keys';
+import { campaignStateOfItem } from './message-changes';
+import { fromMessageItem } from './message-items';
 import { messageRanges, textHash } from './message-keys';
 
 /** Pieces of Message/List's planner: its drivers, and what it decides on index entries before (or instead of) reading messages. */
@@ -139,4 +143,37 @@ export async function someNumberStartsOrEnds(store: Store, accountId: number, di
     if ((found.Items?.length ?? 0) > 0) return true;
   }
   return false;
+}
+
+/** Message/List's criteria (sort, pagination and groups aside). */
+const CRITERIA = [
+  'campaignIds',
+  'from',
+  'to',
+  'text',
+  'status',
+  'campaignStatus',
+  'campaignCreatedFrom',
+  'campaignCreatedTo',
+  'campaignSentFrom',
+  'campaignSentTo',
+  'startSendFrom',
+  'startSendTo',
+  'statusUpdateFrom',
+  'statusUpdateTo',
+] as const satisfies readonly (keyof MessageQuery)[];
+
+/** Whether the query has no group and no criterion but those `allowed`. */
+export function onlyCriteria(query: MessageQuery, allowed: readonly (typeof CRITERIA)[number][]): boolean {
+  return !query.groups?.length && CRITERIA.every((name) => allowed.includes(name) || query[name] === undefined);
+}
+
+/** The messages of index entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
+export async function messagesOfEntries(store: Store, entries: Entry[]): Promise<{ message: Message; state: CampaignState }[]> {
+  const items = await batchGetAll(
+    store,
+    entries.map((entry) => keys.message(Number(entry.id))),
+  );
+  const byId = new Map(items.map((item) => [Number(item.id), { message: fromMessageItem(item), state: campaignStateOfItem(item) }]));
+  return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
 }

@@ -1,4 +1,4 @@
-import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage, messageOrder } from '../domain/message-listing';
+import { type MessageListing, type MessageQuery, matchingMessage, messageOrder } from '../domain/message-listing';
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
@@ -8,7 +8,6 @@ import { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { keys } from './keys';
-import { campaignStateOfItem } from './message-changes';
 import { combinationOnly, MessageCombinations, sortRange } from './message-combos';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
@@ -22,6 +21,7 @@ import {
   entryMessage,
   insertionPoint,
   latest,
+  messagesOfEntries,
   someNumberStartsOrEnds,
   textDriver,
 } from './message-list-entries';
@@ -77,7 +77,7 @@ export class IndexedMessageLists implements MessageLists {
       const far = whole && Math.min(offset, total - offset - pageSize) > this.farSkip;
       const ranges = far ? messageRanges.byCreation(accountId, driver.ranges[0]?.sk) : driver.ranges;
       const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
-      const messages = whole && !far ? entries.map(fromMessageItem) : (await this.#messages(entries)).map(({ message }) => message);
+      const messages = whole && !far ? entries.map(fromMessageItem) : (await messagesOfEntries(this.store, entries)).map(({ message }) => message);
       return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
     // Status, campaign status and sender: the combination's total from its cells, the page driven by them (message-combos.ts).
@@ -204,7 +204,7 @@ export class IndexedMessageLists implements MessageLists {
     };
     let pending: Entry[] = [];
     const check = async () => {
-      for (const { message, state } of await this.#messages(pending)) if (matches(message, state)) offer(message);
+      for (const { message, state } of await messagesOfEntries(this.store, pending)) if (matches(message, state)) offer(message);
       pending = [];
     };
     for (const range of driver.ranges) {
@@ -221,7 +221,14 @@ export class IndexedMessageLists implements MessageLists {
     }
     await check();
     const page = best.slice(offset);
-    const messages = fromEntries ? (await this.#messages(page.map((m) => ({ id: m.id })))).map(({ message }) => message) : page;
+    const messages = fromEntries
+      ? (
+          await messagesOfEntries(
+            this.store,
+            page.map((m) => ({ id: m.id })),
+          )
+        ).map(({ message }) => message)
+      : page;
     return { items: messages.map((message) => ({ message })), totalItemCount: total };
   }
 
@@ -240,7 +247,7 @@ export class IndexedMessageLists implements MessageLists {
     const index = driver.ranges[0]?.index ?? 'gsi1';
     const close = async () => {
       if (position + run.length > offset && position < end) {
-        const sorted = (await this.#messages(run)).map(({ message }) => message).sort(order);
+        const sorted = (await messagesOfEntries(this.store, run)).map(({ message }) => message).sort(order);
         page.push(...sorted.slice(Math.max(0, offset - position), end - position));
       }
       position += run.length;
@@ -267,7 +274,12 @@ export class IndexedMessageLists implements MessageLists {
     );
     const ids = campaigns.filter((campaign) => Number(campaign.accountId) === accountId).map((campaign) => Number(campaign.messageId));
     const matches = matchingMessage(query, anyAffix);
-    const found = (await this.#messages(ids.map((id) => ({ id }))))
+    const found = (
+      await messagesOfEntries(
+        this.store,
+        ids.map((id) => ({ id })),
+      )
+    )
       .filter(({ message, state }) => message.accountId === accountId && matches(message, state))
       .map(({ message }) => message);
     const { pageSize, currentPage } = query.pagination;
@@ -276,15 +288,5 @@ export class IndexedMessageLists implements MessageLists {
       items: sorted.slice(currentPage * pageSize, (currentPage + 1) * pageSize).map((message) => ({ message })),
       totalItemCount: found.length,
     };
-  }
-
-  /** The messages of index entries (one BatchGetItem per 100), in the entries' order, with their campaign's state. */
-  async #messages(entries: Entry[]): Promise<{ message: Message; state: CampaignState }[]> {
-    const items = await batchGetAll(
-      this.store,
-      entries.map((entry) => keys.message(Number(entry.id))),
-    );
-    const byId = new Map(items.map((item) => [Number(item.id), { message: fromMessageItem(item), state: campaignStateOfItem(item) }]));
-    return entries.flatMap((entry) => byId.get(Number(entry.id)) ?? []);
   }
 }

@@ -6,6 +6,7 @@ import { MESSAGE_SCHEMA } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, numberCell, reversed } from './message-keys';
 import type { Driver } from './message-list-entries';
+import { onlyCriteria } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -82,22 +83,7 @@ export class MessageRecipients {
 
 /** Whether criteria[to] is the query's only criterion, in the default order. */
 export function toAlone(query: MessageQuery): query is MessageQuery & { to: string } {
-  const others = [
-    query.campaignIds,
-    query.from,
-    query.text,
-    query.status,
-    query.campaignStatus,
-    query.campaignCreatedFrom,
-    query.campaignCreatedTo,
-    query.campaignSentFrom,
-    query.campaignSentTo,
-    query.startSendFrom,
-    query.startSendTo,
-    query.statusUpdateFrom,
-    query.statusUpdateTo,
-  ];
-  return query.to !== undefined && query.sort.length === 0 && !query.groups?.length && others.every((value) => value === undefined);
+  return query.to !== undefined && query.sort.length === 0 && onlyCriteria(query, ['to']);
 }
 
 /**
