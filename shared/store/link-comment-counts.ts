@@ -20,10 +20,17 @@ const MIN_PAGE = 16;
 /** A counter item's bytes beside its sk: pk, entity, four flag cells and a few change ids. */
 const ITEM_OVERHEAD = 160;
 
+export interface CommentMatches {
+  /** The count, or undefined when the read was stopped at its budget with counters left. */
+  total: number | undefined;
+  /** The read units the counters cost at least (all of them when the read ended). */
+  cost: number;
+}
+
 /**
  * The links of the account, with flags among `flags`, whose comment has a word starting
- * with each of `words`; undefined once the read passes `budget` read units with counters
- * left (the caller reads another way: the read is stopped, never answered in part).
+ * with each of `words`; the read is stopped once it passes `budget` read units with
+ * counters left (the caller reads another way: it is never answered in part).
  */
 export async function countCommentMatches(
   store: Store,
@@ -31,12 +38,12 @@ export async function countCommentMatches(
   words: string[],
   flags: readonly Flags[],
   budget: number,
-): Promise<number | undefined> {
+): Promise<CommentMatches> {
   let total = 0;
   let used = 0;
   let startKey: Record<string, NativeAttributeValue> | undefined;
   do {
-    if (used >= budget) return undefined;
+    if (used >= budget) return { total: undefined, cost: used };
     const page = await store.db.send(
       new QueryCommand({
         TableName: store.tableName,
@@ -55,5 +62,5 @@ export async function countCommentMatches(
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return total;
+  return { total, cost: used };
 }

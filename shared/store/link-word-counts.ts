@@ -63,6 +63,8 @@ const sum = (cells: Record<string, number>, of: readonly Flags[]) => of.reduce((
 export class LinkWordCounts {
   /** Whether every link's word starts are counted: the migration has completed (never reverts). */
   #counted = false;
+  /** What reading each account's distinct-comment counters costs at least, as last read: a wide account's are not read again. */
+  readonly #commentsCost = new Map<number, number>();
   /** Pages answered from creation order (gsi1) and from the merged runs of the prefix's words, for tests that check the paths are taken. */
   creationPages = 0;
   runPages = 0;
@@ -94,7 +96,7 @@ export class LinkWordCounts {
     const prefixed = Math.min(...cells.map((starts) => sum(starts, ALL_FLAGS)));
     const byItems = prefixed / (perRru * WORD_ITEM_SHARE);
     // One counted word: its counter. Otherwise the distinct comments, unless reading them costs more than the word items.
-    const matches = single ? sum(cells[0] ?? {}, flags) : await countCommentMatches(this.store, accountId, words, flags, byItems);
+    const matches = single ? sum(cells[0] ?? {}, flags) : await this.#commentMatches(accountId, words, flags, byItems);
     if (matches === undefined) return undefined;
     if (!single) this.commentTotals++;
     // A link found by its code or tracking code whose comment does not match counts too.
@@ -162,6 +164,18 @@ export class LinkWordCounts {
     return words
       .map((word, i) => ({ word, count: sum(cells[i] ?? {}, ALL_FLAGS) }))
       .sort((a, b) => a.count - b.count || b.word.length - a.word.length);
+  }
+
+  /**
+   * The distinct-comment counters' total, unless they cost more than `budget` read units:
+   * known from an earlier read by this process (their items are never deleted, so what
+   * they cost only grows), or found by reading them with that budget.
+   */
+  async #commentMatches(accountId: number, words: string[], flags: readonly Flags[], budget: number): Promise<number | undefined> {
+    if ((this.#commentsCost.get(accountId) ?? 0) > budget) return undefined;
+    const { total, cost } = await countCommentMatches(this.store, accountId, words, flags, budget);
+    this.#commentsCost.set(accountId, Math.max(cost, this.#commentsCost.get(accountId) ?? 0));
+    return total;
   }
 
   async ready(): Promise<boolean> {
