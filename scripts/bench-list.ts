@@ -37,7 +37,8 @@ import type { Message } from '../shared/domain/messages';
  *
  * The data: links created over the last BENCH_MONTHS months (ids in creation order); 30%
  * made by SMS link shortening (campaign and tracking code, the message's ULID), 40% with
- * a comment of everyday words; status 0 on 10%; moderatorStatus 0 (blocked) on 0.1%;
+ * a comment of everyday words (half the shortened ones, 15% of all, one campaign's comment
+ * instead: `Black Friday 2026 subscriptions`); status 0 on 10%; moderatorStatus 0 (blocked) on 0.1%;
  * clickCnt 0–3 on 90%, up to 5,000 on the rest; an expiration date on 20%. Messages over
  * the same months, each in its own campaign as SendSmsMessage makes them, with statuses
  * mostly DELIVRD and every other one present, a few senders, recipients from a pool of
@@ -127,6 +128,14 @@ const WORDS = [
   'retarget',
   'loyalty',
 ];
+/**
+ * Half the shortened links (15% of all) carry one campaign's comment, as a campaign's
+ * shortened links do: one distinct comment on many links. Its last word is past the
+ * counted word-start length (12).
+ */
+const CAMPAIGN_COMMENT = 'Black Friday 2026 subscriptions';
+const withCampaignComment = (everyday: string | null, shortened: boolean, i: number) => (shortened && i % 2 === 0 ? CAMPAIGN_COMMENT : everyday);
+
 const SITES = [
   'https://shop.example.com/p/',
   'https://www.example.org/blog/',
@@ -248,7 +257,7 @@ async function main(): Promise<void> {
         status: (rnd.next() < 0.1 ? 0 : 1) as 0 | 1,
         moderatorStatus: (rnd.next() < 0.001 ? 0 : 1) as 0 | 1,
         moderatorComment: null,
-        comment: rnd.next() < 0.4 ? `${rnd.pick(WORDS)} ${rnd.pick(WORDS)} ${rnd.int(100)}` : null,
+        comment: withCampaignComment(rnd.next() < 0.4 ? `${rnd.pick(WORDS)} ${rnd.pick(WORDS)} ${rnd.int(100)}` : null, shortened, i),
         expirationDate,
         expiresAt: expirationDate ? `${expirationDate}T23:59:59.999Z` : null,
         clickCnt,
@@ -490,6 +499,8 @@ async function main(): Promise<void> {
       await list('criteria[query]: exact code', (account) => ({ 'criteria[query]': samples.get(account.id)!.code }));
       await list('criteria[query]: tracking code', (account) => ({ 'criteria[query]': samples.get(account.id)!.trackingCode }));
       await list('criteria[query]: comment word', () => ({ 'criteria[query]': 'webinar' }));
+      await list('criteria[query]: two words of a repeated comment', () => ({ 'criteria[query]': 'black fri' }));
+      await list('criteria[query]: a word past 12 characters', () => ({ 'criteria[query]': 'subscriptions' }));
       sections.push({ title: `Link/List: ${SIZES.small.links.toLocaleString('en')} vs ${SIZES.big.links.toLocaleString('en')} links`, rows });
     }
 

@@ -61,6 +61,19 @@ export function commentPrefixes(comment: string | null): string[] {
   return [...new Set(starts)];
 }
 
+/**
+ * A comment as the word rules see it: its distinct words, sorted, one space apart ('' for
+ * none). Comments alike so (`Black Friday 2026`, `black friday, 2026`) share one count.
+ */
+export function normalisedComment(comment: string | null): string {
+  return commentWords(comment).sort().join(' ');
+}
+
+/** Whether each of `starts` starts one of `words` (a normalised comment's, split). */
+export function wordsHaveStarts(words: string[], starts: string[]): boolean {
+  return starts.every((prefix) => words.some((word) => word.startsWith(prefix)));
+}
+
 /** Whether a query word has a count of its own (commentPrefixes holds every start that short). */
 export const isCountedPrefix = (word: string) => [...word].length <= MAX_COUNTED_PREFIX;
 
@@ -79,8 +92,7 @@ export function matchesQuery(link: Link, query: string): boolean {
 
 /** Whether each of `starts` starts a word of the comment. */
 export function commentHasStarts(comment: string | null, starts: string[]): boolean {
-  const words = commentWords(comment);
-  return starts.every((prefix) => words.some((word) => word.startsWith(prefix)));
+  return wordsHaveStarts(commentWords(comment), starts);
 }
 
 /**

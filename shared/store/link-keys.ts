@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, utf8Prefix } from '../domain/link-listing';
+import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, normalisedComment, utf8Prefix } from '../domain/link-listing';
 import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
 import { type Key, keys } from './keys';
 
@@ -30,6 +30,12 @@ export const LINK_SCHEMA = 2;
  * `admin migrate`, adds them (link-writes.ts).
  */
 export const WORDS_COUNTED = 1;
+/**
+ * `commentCounted` on a link item: its comment is in its distinct-comment counter
+ * (`LINKS#C#…`). Links written before those counters were kept lack it; their next
+ * change, or `admin migrate`, adds it (link-writes.ts).
+ */
+export const COMMENT_COUNTED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -124,6 +130,7 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     gsi7sk: sortKeyOf(link, 'createTs'),
     schema: LINK_SCHEMA,
     wordsCounted: WORDS_COUNTED,
+    commentCounted: COMMENT_COUNTED,
   };
 }
 
@@ -165,20 +172,38 @@ export const linkCounts = {
   hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
   /** The links with a comment word starting with `prefix` (at most MAX_COUNTED_PREFIX characters), a cell per flags. */
   prefix: (accountId: number, prefix: string): Key => ({ pk: linkCounts.pk(accountId), sk: `LINKS#W#${prefix}` }),
+  /** Where the distinct-comment counters start: one Query reads them all. */
+  commentsSk: 'LINKS#C#',
+  /**
+   * The links whose comment is `normalised` (normalisedComment), a cell per flags. The key
+   * holds the words themselves, so a read of the counters needs no other item: a comment has
+   * at most 255 UTF-16 units, 3 UTF-8 bytes each at most, well under a key's 1,024 bytes.
+   */
+  comment: (accountId: number, normalised: string): Key => ({ pk: linkCounts.pk(accountId), sk: `${linkCounts.commentsSk}${normalised}` }),
 };
+
+/** Which of a link's counters its item says are kept for it (older links lack the later ones). */
+export interface CountedParts {
+  words: boolean;
+  comment: boolean;
+}
+const EVERY_PART: CountedParts = { words: true, comment: true };
 
 /**
  * The counter additions a link makes (sign 1) or takes back (sign −1): its flags in the
- * totals and in its creation hour, and, unless `words` is false (a link whose word starts
- * were never counted), under each start of its comment's words.
+ * totals and in its creation hour; unless `parts.words` is false (a link whose word starts
+ * were never counted), under each start of its comment's words; unless `parts.comment` is
+ * false, under its comment (a comment without words has no counter).
  */
-export function linkCounterAdds(link: Link, sign: 1 | -1, words = true): { key: Key; add: Record<string, number> }[] {
+export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = EVERY_PART): { key: Key; add: Record<string, number> }[] {
   const flags = flagsOf(link);
   const day = link.createdAt.slice(0, 10);
   const hour = link.createdAt.slice(11, 13);
+  const normalised = parts.comment ? normalisedComment(link.comment) : '';
   return [
     { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
     { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
-    ...(words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
+    ...(parts.words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
+    ...(normalised ? [{ key: linkCounts.comment(link.accountId, normalised), add: { [flags]: sign } }] : []),
   ];
 }

@@ -3,7 +3,7 @@ import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { LINK_SCHEMA, WORDS_COUNTED } from './link-keys';
+import { COMMENT_COUNTED, LINK_SCHEMA, WORDS_COUNTED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -30,14 +30,16 @@ export interface ItemUpgrade {
  * A link at schema 2 written before the prefix counters were kept (no `wordsCounted`) gets
  * only its comment's word starts counted and `wordsCounted = 1`, the same way: a link is
  * decided done by that attribute, never by the pass, so it is counted once however often
- * and however concurrently the migration runs.
+ * and however concurrently the migration runs. A link without `commentCounted` gets its
+ * comment counted in its distinct-comment counter and `commentCounted = 1` the same way.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
   return {
     entity: 'Link',
     async upgrade(item) {
-      if ((item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED) || item.deleted) return 'skipped';
+      const current = item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED && item.commentCounted === COMMENT_COUNTED;
+      if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';
       // A migration that says it is done has finished every change it started, even one
       // whose writer lost its lease on a slow store (the sweep would finish it a minute later).

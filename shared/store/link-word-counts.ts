@@ -16,6 +16,7 @@ import { readCounters } from './counter-items';
 import { type Entry, readMerged } from './index-reader';
 import { keys } from './keys';
 import { withClickItems } from './link-clicks';
+import { countCommentMatches } from './link-comment-counts';
 import { ALL_FLAGS, type Flags, flagsMatching, flagsOf, LINK_SCHEMA, linkCounts } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { readWordRuns, type WordEntry, wordsStarting } from './link-word-runs';
@@ -31,8 +32,11 @@ import { migrationCompleted } from './migration-progress';
  * prefix starts, merged (link-word-runs.ts: about the page); gsi1 (whole links, comment
  * included), keeping the links the query matches, about `(offset + pageSize) × links /
  * matches` of them, stopped at what the last way costs; or the word items of the prefix,
- * all of them (∝ its matches). The counters are relied on only once the migration has completed (every
- * link's word starts counted); until then, and for every other query, undefined: the
+ * all of them (∝ its matches). Several words, or a word past MAX_COUNTED_PREFIX characters:
+ * the total from the distinct-comment counters (link-comment-counts.ts), read unless they
+ * cost more than the rarest start's word items, and the page from gsi1 or the word items as
+ * above. The counters are relied on only once the migration has completed (every link's word
+ * starts and comment counted); until then, and for every other query, undefined: the
  * caller finds the matches by reading them.
  */
 
@@ -51,14 +55,21 @@ export interface WordCount {
   count: number;
 }
 
+/** The counted start of a query word: the word itself, or its first MAX_COUNTED_PREFIX characters. */
+const countedStart = (word: string) => [...word].slice(0, MAX_COUNTED_PREFIX).join('');
+
 const sum = (cells: Record<string, number>, of: readonly Flags[]) => of.reduce((total, f) => total + (cells[f] ?? 0), 0);
 
 export class LinkWordCounts {
   /** Whether every link's word starts are counted: the migration has completed (never reverts). */
   #counted = false;
+  /** What reading each account's distinct-comment counters costs at least, as last read: a wide account's are not read again. */
+  readonly #commentsCost = new Map<number, number>();
   /** Pages answered from creation order (gsi1) and from the merged runs of the prefix's words, for tests that check the paths are taken. */
   creationPages = 0;
   runPages = 0;
+  /** Totals of several words (or a word past the counted length) from the distinct-comment counters. */
+  commentTotals = 0;
 
   constructor(
     private readonly store: Store,
@@ -75,13 +86,21 @@ export class LinkWordCounts {
     const [word] = words;
     const { from, to } = createdBounds(query);
     const [first] = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
-    if (words.length !== 1 || !word || !isCountedPrefix(word) || from || to || first?.field !== 'createTs') return undefined;
+    if (!word || from || to || first?.field !== 'createTs') return undefined;
     if (!(await this.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
-    const [starts = {}] = await this.#cells([linkCounts.prefix(accountId, word)]);
+    const single = words.length === 1 && isCountedPrefix(word);
+    const cells = await this.#cells(words.map((each) => linkCounts.prefix(accountId, countedStart(each))));
+    const perRru = this.lists.plan.entriesPerRru;
+    // The word items today's read would take: every one of the (rarest) counted start, any flags.
+    const prefixed = Math.min(...cells.map((starts) => sum(starts, ALL_FLAGS)));
+    const byItems = prefixed / (perRru * WORD_ITEM_SHARE);
+    // One counted word: its counter. Otherwise the distinct comments, unless reading them costs more than the word items.
+    const matches = single ? sum(cells[0] ?? {}, flags) : await this.#commentMatches(accountId, words, flags, byItems);
+    if (matches === undefined) return undefined;
+    if (!single) this.commentTotals++;
     // A link found by its code or tracking code whose comment does not match counts too.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
-    const matches = sum(starts, flags);
     const total = matches + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
@@ -97,13 +116,11 @@ export class LinkWordCounts {
     }
 
     // The word items: every one of the prefix (any flags), then the page's links and click items (~1 RRU a link).
-    const perRru = this.lists.plan.entriesPerRru;
-    const prefixed = sum(starts, ALL_FLAGS);
-    const byWords = prefixed / (perRru * WORD_ITEM_SHARE) + take;
+    const byWords = byItems + take;
     // The runs of the words the prefix starts, merged: a Query per word to find it and one to
     // read it, the page and those before it (in the share the flags keep), the page's links.
     const byRuns = (runs: number) => runs + (((fromEnd + take) * prefixed) / matches) * (EXPECT_MARGIN / (perRru * WORD_ITEM_SHARE)) + take;
-    if (besides.length === 0 && byRuns(MAX_RUNS) < byWords) {
+    if (single && besides.length === 0 && byRuns(MAX_RUNS) < byWords) {
       const prefixWords = await wordsStarting(this.store, accountId, word, MAX_RUNS);
       if (prefixWords && byRuns(prefixWords.length) < byWords) {
         const expect = Math.ceil((((fromEnd + take) * prefixed) / matches) * EXPECT_MARGIN);
@@ -143,11 +160,22 @@ export class LinkWordCounts {
    */
   async rarestFirst(accountId: number, words: string[]): Promise<WordCount[] | undefined> {
     if (words.length < 2 || !(await this.ready())) return undefined;
-    const starts = words.map((word) => [...word].slice(0, MAX_COUNTED_PREFIX).join(''));
-    const cells = await this.#cells(starts.map((start) => linkCounts.prefix(accountId, start)));
+    const cells = await this.#cells(words.map((word) => linkCounts.prefix(accountId, countedStart(word))));
     return words
       .map((word, i) => ({ word, count: sum(cells[i] ?? {}, ALL_FLAGS) }))
       .sort((a, b) => a.count - b.count || b.word.length - a.word.length);
+  }
+
+  /**
+   * The distinct-comment counters' total, unless they cost more than `budget` read units:
+   * known from an earlier read by this process (their items are never deleted, so what
+   * they cost only grows), or found by reading them with that budget.
+   */
+  async #commentMatches(accountId: number, words: string[], flags: readonly Flags[], budget: number): Promise<number | undefined> {
+    if ((this.#commentsCost.get(accountId) ?? 0) > budget) return undefined;
+    const { total, cost } = await countCommentMatches(this.store, accountId, words, flags, budget);
+    this.#commentsCost.set(accountId, Math.max(cost, this.#commentsCost.get(accountId) ?? 0));
+    return total;
   }
 
   async ready(): Promise<boolean> {

@@ -7,12 +7,23 @@ import type { Store } from './client';
 import type { CountedOp, CountedWrites, CounterAdd } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
-import { LINK_INDEX_KEYS, LINK_SCHEMA, linkCounterAdds, linkIndexAttributes, WORDS_COUNTED, wordItems, wordKey, wordKeys } from './link-keys';
+import {
+  COMMENT_COUNTED,
+  type CountedParts,
+  LINK_INDEX_KEYS,
+  LINK_SCHEMA,
+  linkCounterAdds,
+  linkIndexAttributes,
+  WORDS_COUNTED,
+  wordItems,
+  wordKey,
+  wordKeys,
+} from './link-keys';
 
 export type LinkItem = Record<string, NativeAttributeValue>;
 
 /** The fields a link's index keys, counts and word items follow: a change writes on the condition they are as read. */
-const STATE_FIELDS = ['status', 'moderatorStatus', 'comment', 'expirationDate', 'schema', 'wordsCounted', 'deleted'] as const;
+const STATE_FIELDS = ['status', 'moderatorStatus', 'comment', 'expirationDate', 'schema', 'wordsCounted', 'commentCounted', 'deleted'] as const;
 /** A link's own fields a change may set or remove. */
 const LINK_FIELDS = ['status', 'moderatorStatus', 'moderatorComment', 'comment', 'expirationDate', 'expiresAt'] as const;
 
@@ -23,7 +34,8 @@ export type LinkChange = { to: Link } | { delete: true };
  * over the item: the click aggregator ADDs to it concurrently), with their counts and word
  * items through CountedWrites. A link written before schema 2 is upgraded by its first
  * change: index attributes, word items and counts as if it were new; one written at schema 2
- * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted.
+ * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
+ * one before the distinct-comment counters (no `commentCounted`) its comment.
  */
 export class LinkWrites {
   /**
@@ -61,12 +73,12 @@ export class LinkWrites {
   async write(item: LinkItem, change: LinkChange): Promise<LinkItem | 'conflict'> {
     const before = fromItem(item);
     const counted = item.schema === LINK_SCHEMA;
-    // A link of schema 2 written before the prefix counters has its word starts counted by this change.
-    const wordsCounted = counted && item.wordsCounted === WORDS_COUNTED;
+    // A link of schema 2 written before the prefix or the comment counters is counted in them by this change.
+    const parts: CountedParts = { words: item.wordsCounted === WORDS_COUNTED, comment: item.commentCounted === COMMENT_COUNTED };
     const op: CountedOp =
       'delete' in change
-        ? { counters: counted ? linkCounterAdds(before, -1, wordsCounted) : [], deletes: counted ? wordKeys(before) : [], deleteEntity: true }
-        : changeOp(before, change.to, counted, wordsCounted);
+        ? { counters: counted ? linkCounterAdds(before, -1, parts) : [], deletes: counted ? wordKeys(before) : [], deleteEntity: true }
+        : changeOp(before, change.to, counted, parts);
     const update = new Expression();
     if ('delete' in change) {
       for (const key of LINK_INDEX_KEYS) if (item[key] !== undefined) update.remove(key);
@@ -122,9 +134,9 @@ export class LinkWrites {
  * flag change moves the link's cell in each of its counters and a comment change adds and
  * takes back only the word starts that came and went.
  */
-function changeOp(before: Link, after: Link, counted: boolean, wordsCounted: boolean): CountedOp {
+function changeOp(before: Link, after: Link, counted: boolean, parts: CountedParts): CountedOp {
   const flagsMoved = !counted || before.status !== after.status || before.moderatorStatus !== after.moderatorStatus;
-  const counters: CounterAdd[] = merged([...(counted ? linkCounterAdds(before, -1, wordsCounted) : []), ...linkCounterAdds(after, 1)]);
+  const counters: CounterAdd[] = merged([...(counted ? linkCounterAdds(before, -1, parts) : []), ...linkCounterAdds(after, 1)]);
   const had = new Set(counted ? commentWords(before.comment) : []);
   const has = new Set(commentWords(after.comment));
   return {

@@ -34,8 +34,12 @@ afterAll(() => close());
 const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 /** Words sharing starts, cased and not, astral and ligature characters, and words past the counted length (12). */
 const WORDS = ['spring', 'sale', 'salesman', 'sa', 'Été', 'étage', 'x', 'ab', 'abc', '𝒜bc', 'ﬀ', '42', 'SALE', 'salesmanship', 'salesmanship2026'];
+/** Comments that repeat on many links, as a campaign's does: several are one distinct comment to the counters. */
+const CAMPAIGN_COMMENTS = ['Black Friday 2026', 'black friday, 2026', '2026 Friday Black', 'Black Friday sale'];
 /** Query words answered from their counters when alone, in creation order (none past 12 characters). */
 const COUNTED_QUERIES = ['sa', 'SALE', 'é', '𝒜', 'salesmanship', 'x'];
+/** Several words and a word past 12 characters: totals from the distinct-comment counters in creation order. */
+const COMMENT_QUERIES = ['black fri', '2026 FRIDAY', 'sale spring', 'salesmanship2026'];
 const URLS = ['https://a.test', 'https://a.test/x', 'https://a.test!', 'https://b.test/é', 'https://b.test/𝒜', 'https://b.test/\ufb00', 'a.test'];
 const DATES = [null, '2027-01-01', '2027-01-02', '2026-12-31'];
 const TRACKING = [null, '01HZTRACKAAAA', '01hztrackbbbb'];
@@ -52,7 +56,13 @@ const linkSeed = fc.record({
   second: fc.boolean(),
   status: fc.constantFrom<0 | 1>(0, 1, 1),
   blocked: fc.boolean(),
-  comment: fc.option(fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }).map((words) => words.join(' - '))),
+  comment: fc.option(
+    fc.oneof(
+      fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }).map((words) => words.join(' - ')),
+      // A campaign's comment, on many links, written alike and not.
+      fc.constantFrom(...CAMPAIGN_COMMENTS),
+    ),
+  ),
   expirationDate: fc.constantFrom(...DATES),
   fullLink: fc.constantFrom(...URLS),
   trackingCode: fc.constantFrom(...TRACKING),
@@ -84,6 +94,10 @@ function criteria(links: Link[]) {
           'spring sa',
           'sale sa',
           'salesmanship2',
+          'black fri',
+          'FRIDAY 2026 black',
+          'friday sale',
+          'sale spring salesman',
           'é',
           'ét',
           '𝒜',
@@ -117,22 +131,26 @@ const PLANS: ListPlan[] = [
 
 let nextId = 1;
 let nextAccount = 1;
-/** Pages answered with a total from the word-start counters (link-word-counts.ts): from creation order, from the merged runs of words. */
-const counted = { pages: 0, creation: 0, runs: 0 };
+/**
+ * Pages answered with a total from the word-start counters (link-word-counts.ts): from
+ * creation order, from the merged runs of words; totals from the distinct-comment counters.
+ */
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0 };
 beforeAll(() => {
   const page = LinkWordCounts.prototype.page;
   jest.spyOn(LinkWordCounts.prototype, 'page').mockImplementation(async function (this: LinkWordCounts, ...args) {
-    const before = { creation: this.creationPages, runs: this.runPages };
+    const before = { creation: this.creationPages, runs: this.runPages, comments: this.commentTotals };
     const answer = await page.apply(this, args);
     if (answer) counted.pages++;
     counted.creation += this.creationPages - before.creation;
     counted.runs += this.runPages - before.runs;
+    counted.comments += this.commentTotals - before.comments;
     return answer;
   });
 });
 afterAll(() => {
   // The generated data reach each counted path, not only the word items.
-  expect(Math.min(counted.pages, counted.creation, counted.runs)).toBeGreaterThan(0);
+  expect(Math.min(counted.pages, counted.creation, counted.runs, counted.comments)).toBeGreaterThan(0);
 });
 
 it('answers every criterion, sort and page as the reference rules do', async () => {
@@ -209,8 +227,8 @@ it('answers every criterion, sort and page as the reference rules do', async () 
       await ranks.apply();
       const all = [...model.values()];
       const asked = fc.sample(criteria(all), { numRuns: 12, seed: nextId });
-      // Every counted word alone in creation order, first and second page, newest and oldest first and with a flag.
-      const alone = COUNTED_QUERIES.flatMap((word) =>
+      // Every counted word alone and every comment query in creation order, first and second page, newest and oldest first and with a flag.
+      const alone = [...COUNTED_QUERIES, ...COMMENT_QUERIES].flatMap((word) =>
         [0, 1].map((currentPage) => ({
           query: word,
           ...(currentPage === 1 ? { status: 1 as const } : {}),

@@ -192,7 +192,7 @@ describe('linkUpgrade', () => {
     expect((await service().list(account, { status: 0, sort: [], pagination: { pageSize: 25, currentPage: 0 } })).totalItemCount).toBe(0);
   });
 
-  it('counts the word starts of links written before their counters, once, and answers word queries as before', async () => {
+  it('counts the word starts and comments of links written before their counters, once, and answers word queries as before', async () => {
     // Prepare: links as the version before the word-start counters wrote them (schema 2,
     // their flags counted and their word items written, no word starts counted), one of the
     // version before the indexes, and a table whose migration has yet to complete a pass
@@ -209,10 +209,13 @@ describe('linkUpgrade', () => {
         createdAt: `2026-11-2${i % 3}T10:0${i}:00.000Z`,
       }),
     );
-    for (const link of links.slice(0, 5)) {
+    for (const [i, link] of links.slice(0, 5).entries()) {
       const { item, op } = linkCreation(link);
-      delete item.wordsCounted;
-      const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, false) });
+      // The first three from before the word-start counters, the next two from before the distinct-comment counters only.
+      const words = i >= 3;
+      if (!words) delete item.wordsCounted;
+      delete item.commentCounted;
+      const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, { words, comment: false }) });
       await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...item, ...marked.set } }));
       await counted.finish(keys.link(link.id), marked);
     }
@@ -226,7 +229,14 @@ describe('linkUpgrade', () => {
       { query: word, status: 1, sort: [{ field: 'createTs', direction: 'ASC' }], pagination: { pageSize: 1 as PageSize, currentPage: 1 } },
     ]);
     const before = await Promise.all(asked.map((query) => service().list(account, query)));
-    const reached = jest.spyOn(LinkWordCounts.prototype, 'page');
+    const page = LinkWordCounts.prototype.page;
+    let commentTotals = 0;
+    const reached = jest.spyOn(LinkWordCounts.prototype, 'page').mockImplementation(async function (this: LinkWordCounts, ...args) {
+      const before = this.commentTotals;
+      const answer = await page.apply(this, args);
+      commentTotals += this.commentTotals - before;
+      return answer;
+    });
 
     // Act
     const first = await migrate(store, [linkUpgrade(store, counted)]);
@@ -234,8 +244,8 @@ describe('linkUpgrade', () => {
 
     // Assess: the same answers as before the migration and as the reference, now from the counters
     expect([first.completed, second.completed, second.upgraded]).toEqual([true, true, 0]);
-    const marked = await Promise.all(links.map(async (link) => (await stored(link.id)).wordsCounted));
-    expect(marked).toEqual(links.map(() => 1));
+    const marked = await Promise.all(links.map(async (link) => [(await stored(link.id)).wordsCounted, (await stored(link.id)).commentCounted]));
+    expect(marked).toEqual(links.map(() => [1, 1]));
     for (const [i, query] of asked.entries()) {
       const answer = await service().list(account, query);
       expect({ query, answer }).toEqual({ query, answer: listLinks(links, query) });
@@ -245,6 +255,13 @@ describe('linkUpgrade', () => {
     const results = await Promise.all(reached.mock.results.map((result) => result.value));
     expect(results.filter(Boolean).length).toBeGreaterThan(0);
     reached.mockRestore();
+    // Several words and a word past 12 characters took their totals from the distinct-comment counters.
+    expect(commentTotals).toBeGreaterThan(0);
+    const [sale, salt] = await counted.read(
+      [linkCounts.comment(account.id, 'sale summer'), linkCounts.comment(account.id, 'sale salt summer')],
+      true,
+    );
+    expect([sale, salt]).toEqual([{ S0M1: 1 }, { S1M1: 1 }]);
     const [sa, sum] = await counted.read([linkCounts.prefix(account.id, 'sa'), linkCounts.prefix(account.id, 'sum')], true);
     expect(sa).toEqual({ S1M1: 2, S0M1: 2 });
     expect(sum).toEqual({ S1M1: 2, S0M1: 1 });

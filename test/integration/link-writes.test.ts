@@ -9,6 +9,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites, type Marked } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
+import { linkCounts } from '../../shared/store/link-keys';
 import type { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
@@ -98,5 +99,49 @@ describe('link writes', () => {
     expect((await service.list(account, everything({ query: 'words', status: link?.status }))).items.map((found) => found.id)).toEqual([2200]);
     const byClicks = await service.list(account, everything({ sort: [{ field: 'clickCnt', direction: 'ASC' }] }));
     expect(byClicks.items.map((found) => found.clickCnt)).toEqual([6]);
+  });
+
+  it('counts a link in its distinct comment once when its creation and its status change are finished after a crash', async () => {
+    // Prepare: two links with one campaign's comment, written alike and not; the second's counted steps stop after its own write
+    const account = anAccount({ id: 23 });
+    const counted = new CountedWrites(store, ulid);
+    const links = new IndexedLinksRepository(store, counted);
+    const stopping = new IndexedLinksRepository(store, new StoppingAfterMark(store, ulid));
+    await links.create(aLink({ id: 2300, accountId: 23, code: codec.encode(2300), comment: 'Black Friday 2026' }));
+    await expect(stopping.create(aLink({ id: 2301, accountId: 23, code: codec.encode(2301), comment: 'black friday, 2026' }))).rejects.toThrow(
+      'stopped',
+    );
+    const comment = linkCounts.comment(23, '2026 black friday');
+    const service = listing(links);
+    // The sweep a minute later: the stopped changes are past their lease and renewal.
+    const later = () => Date.now() + 60_000;
+    const sweep = new CountedWrites(store, () => ulid(later()), { clock: () => new Date(later()), sleep: async () => {} });
+    const blackFri = async (fields: Partial<LinkQuery> = {}) =>
+      (await service.list(account, everything({ query: 'black FRI', ...fields }))).totalItemCount;
+
+    // Act: the sweep finishes the creation, twice
+    await sweep.recover(0);
+    await sweep.recover(0);
+
+    // Assess: counted once, the total from the counter
+    expect((await counted.read([comment], true))[0]).toEqual({ S1M1: 2 });
+    expect(await blackFri()).toBe(2);
+
+    // Act: a status change stopped after its own write, then finished by the sweep
+    await expect(stopping.update(23, 2301, { status: 0 })).rejects.toThrow('stopped');
+    await sweep.recover(0);
+    await sweep.recover(0);
+
+    // Assess: the link's cell moved, once
+    expect((await counted.read([comment], true))[0]).toEqual({ S1M1: 1, S0M1: 1 });
+    expect([await blackFri(), await blackFri({ status: 0 }), await blackFri({ status: 1 })]).toEqual([2, 1, 1]);
+
+    // Act: a delete stopped after its own write, then finished
+    await expect(stopping.delete(23, 2300)).rejects.toThrow('stopped');
+    await sweep.recover(0);
+
+    // Assess
+    expect((await counted.read([comment], true))[0]).toEqual({ S1M1: 0, S0M1: 1 });
+    expect(await blackFri()).toBe(1);
   });
 });

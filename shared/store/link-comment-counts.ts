@@ -1,0 +1,66 @@
+import { type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { wordsHaveStarts } from '../domain/link-listing';
+import type { Store } from './client';
+import { type Flags, linkCounts } from './link-keys';
+
+/**
+ * The distinct-comment counters (docs/data-model.md, 4.3 and 5.1): one counter item per
+ * distinct comment of an account (`LINKS#C#<its words, sorted>`), a cell per flags. How
+ * many links have a comment with a word starting with each of several query words is the
+ * sum of the cells of the items whose words do: one Query of those items, in proportion to
+ * the account's distinct comments, not to the links that share them (a campaign's comment
+ * on 100,000 links is one item).
+ */
+
+/** A strongly consistent read unit holds 4 KB. */
+const RRU_BYTES = 4096;
+/** Items asked per page for each read unit left in the budget (a counter item is ~100–300 bytes). */
+const ITEMS_PER_RRU = 16;
+const MIN_PAGE = 16;
+/** A counter item's bytes beside its sk: pk, entity, four flag cells and a few change ids. */
+const ITEM_OVERHEAD = 160;
+
+export interface CommentMatches {
+  /** The count, or undefined when the read was stopped at its budget with counters left. */
+  total: number | undefined;
+  /** The read units the counters cost at least (all of them when the read ended). */
+  cost: number;
+}
+
+/**
+ * The links of the account, with flags among `flags`, whose comment has a word starting
+ * with each of `words`; the read is stopped once it passes `budget` read units with
+ * counters left (the caller reads another way: it is never answered in part).
+ */
+export async function countCommentMatches(
+  store: Store,
+  accountId: number,
+  words: string[],
+  flags: readonly Flags[],
+  budget: number,
+): Promise<CommentMatches> {
+  let total = 0;
+  let used = 0;
+  let startKey: Record<string, NativeAttributeValue> | undefined;
+  do {
+    if (used >= budget) return { total: undefined, cost: used };
+    const page = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :comments)',
+        ExpressionAttributeValues: { ':pk': linkCounts.pk(accountId), ':comments': linkCounts.commentsSk },
+        // Consistent, as every counter read: a change counted before this read is in it.
+        ConsistentRead: true,
+        Limit: Math.max(MIN_PAGE, Math.ceil((budget - used) * ITEMS_PER_RRU)),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      used += (Buffer.byteLength(String(item.sk)) + ITEM_OVERHEAD) / RRU_BYTES;
+      const commentWords = String(item.sk).slice(linkCounts.commentsSk.length).split(' ');
+      if (wordsHaveStarts(commentWords, words)) for (const f of flags) total += Number(item[f] ?? 0);
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { total, cost: used };
+}
