@@ -3,7 +3,7 @@ import type { Link } from '../shared/domain/links';
 import type { Message } from '../shared/domain/messages';
 
 /**
- * `npm run bench:migrate`: how fast `admin migrate` passes over a table on the local
+ * `npx tsx scripts/bench-migrate.ts`: how fast `admin migrate` passes over a table on the local
  * runtime (dynalite), where most items need nothing. Seeds BENCH_ITEMS items (50,000) as
  * this version writes them (links with their comment words, messages, campaigns: none
  * needs an upgrade); then, for each configuration of BENCH_PASSES, writes BENCH_OLD links
