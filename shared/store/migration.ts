@@ -17,9 +17,9 @@ export interface UpgradeCandidates {
   values?: Record<string, NativeAttributeValue>;
 }
 
-/** How one entity type is brought to the current layout (shared/store/link-migration.ts, message-migration.ts). */
+/** How one entity type is brought to the current layout (shared/store/link-migration.ts, message-migration.ts, campaign-migration.ts). */
 export interface ItemUpgrade {
-  /** The item's `entity`: 'Link', 'Message'. */
+  /** The item's `entity`: 'Link', 'Message', 'Campaign'. */
   entity: string;
   /** The items the Scan hands to `upgrade`; the others are passed over within DynamoDB. */
   candidates: UpgradeCandidates;
@@ -36,7 +36,7 @@ export interface MigrateOptions {
   segments?: number;
   /** Starts a new pass even if one is in progress. */
   restart?: boolean;
-  /** Items per Scan page (DynamoDB's Limit); unset: 1 MB pages. */
+  /** Items read per Scan page (DynamoDB's Limit, counted before the filter); unset: 1 MB pages. */
   pageSize?: number;
   /** Items upgraded at once within a segment's page. */
   concurrency?: number;
