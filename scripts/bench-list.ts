@@ -390,7 +390,14 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - start) / 1000;
     const line = `${result.seen} items seen, ${result.upgraded} upgraded in ${seconds.toFixed(1)} s (${(result.seen / seconds).toFixed(0)} items/s), ${units.read.toFixed(0)} RRU, ${units.write.toFixed(0)} WRU`;
     process.stderr.write(`migrated: ${line}\n`);
-    return line;
+    // A pass over a table with nothing left to upgrade: what the next version's start costs.
+    const again = performance.now();
+    units.read = 0;
+    const second = await migrate(store, itemUpgrades(rt), { restart: true });
+    const secondSeconds = (performance.now() - again) / 1000;
+    const idle = `${second.seen} items seen, ${second.upgraded} upgraded in ${secondSeconds.toFixed(1)} s (${(second.seen / secondSeconds).toFixed(0)} items/s), ${units.read.toFixed(0)} RRU`;
+    process.stderr.write(`passed again: ${idle}\n`);
+    return `${line}; a second pass, nothing left to upgrade: ${idle}`;
   };
 
   const call = async (account: Account, path: string, body: Record<string, string>) => {

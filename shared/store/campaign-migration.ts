@@ -13,6 +13,12 @@ import type { ItemUpgrade } from './migration';
 export function campaignUpgrade(store: Store): ItemUpgrade {
   return {
     entity: 'Campaign',
+    // Those the check below does not skip: held, without the index's keys.
+    candidates: {
+      expression: '#status = :held AND attribute_not_exists(gsi1pk)',
+      names: { '#status': 'status' },
+      values: { ':held': 'MODERATION' },
+    },
     async upgrade(item) {
       if (item.status !== 'MODERATION' || item.gsi1pk !== undefined) return 'skipped';
       const index = keys.heldCampaignIndex(String(item.createdAt), Number(item.id));

@@ -1,24 +1,10 @@
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
 import { COMMENT_COUNTED, LINK_SCHEMA, WORDS_COUNTED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
-
-export type Item = Record<string, NativeAttributeValue>;
-
-/** How one entity type is brought to schema 2 (`admin migrate`). */
-export interface ItemUpgrade {
-  /** The item's `entity`. */
-  entity: string;
-  /**
-   * Upgrades one item written by the previous version, conditional on the item unchanged
-   * since `item` was read: 'skipped' if it is already at schema 2 (or being deleted);
-   * 'changed' if it changed meanwhile (the caller re-reads and retries).
-   */
-  upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'>;
-}
+import type { ItemUpgrade } from './migration';
 
 /**
  * A Link written before schema 2 gets what a new link gets: every index attribute, its
@@ -37,6 +23,12 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
   return {
     entity: 'Link',
+    // Every link not current by the check below (a deleted one too: it is skipped there).
+    candidates: {
+      expression: 'NOT (#schema = :schema AND wordsCounted = :counted)',
+      names: { '#schema': 'schema' },
+      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED },
+    },
     async upgrade(item) {
       const current = item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED && item.commentCounted === COMMENT_COUNTED;
       if (current || item.deleted) return 'skipped';

@@ -1,10 +1,8 @@
-import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
 import { MESSAGE_SCHEMA, MessageChanges, timesNotBeforeCreation } from './message-changes';
-
-export type Item = Record<string, NativeAttributeValue>;
+import type { ItemUpgrade } from './migration';
 
 /**
  * A Message written before schema 2 gets what a new message gets (`admin migrate`): every
@@ -21,13 +19,19 @@ export type Item = Record<string, NativeAttributeValue>;
  * that time set to its creation, its index keys and hourly counts moved with it.
  * Campaigns: campaign-migration.ts.
  */
-export function messageUpgrade(
-  store: Store,
-  counted: CountedWrites,
-): { entity: string; upgrade(item: Item): Promise<'upgraded' | 'skipped' | 'changed'> } {
+export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const changes = new MessageChanges(store, counted);
   return {
     entity: 'Message',
+    // Every message not current by the check below. Times are stored as toISOString()
+    // writes them (one width, UTC), so their string order is their time order.
+    candidates: {
+      expression:
+        'NOT (#schema = :schema AND textCounted = :one AND toCounted = :one AND combosCounted = :one)' +
+        ' OR startSendAt < createdAt OR statusUpdatedAt < createdAt',
+      names: { '#schema': 'schema' },
+      values: { ':schema': MESSAGE_SCHEMA, ':one': 1 },
+    },
     async upgrade(item) {
       const current =
         item.schema === MESSAGE_SCHEMA &&

@@ -2,7 +2,7 @@ import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from
 import type { Store } from './client';
 import { keys } from './keys';
 
-/** Items seen by the Scan, upgraded, and found already at schema 2 (or gone meanwhile). */
+/** Items the Scan passed over, the candidates among them upgraded, and those found current (or gone meanwhile). */
 export interface Tally {
   seen: number;
   upgraded: number;

@@ -5,10 +5,24 @@ import { MigrationProgress, type Tally } from './migration-progress';
 
 export type Item = Record<string, NativeAttributeValue>;
 
-/** How one entity type is brought to the current layout (shared/store/link-migration.ts, message-migration.ts). */
+/**
+ * Which items of an entity may need its upgrade, as a DynamoDB condition (FilterExpression
+ * syntax) on the item: `#name` placeholders in `names`, `:value` ones in `values`, local to
+ * the declaration (migrate renames them apart). Wider than needed costs a read by the
+ * client; narrower loses items, so it is the negation of the upgrade's "current" check.
+ */
+export interface UpgradeCandidates {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, NativeAttributeValue>;
+}
+
+/** How one entity type is brought to the current layout (shared/store/link-migration.ts, message-migration.ts, campaign-migration.ts). */
 export interface ItemUpgrade {
-  /** The item's `entity`: 'Link', 'Message'. */
+  /** The item's `entity`: 'Link', 'Message', 'Campaign'. */
   entity: string;
+  /** The items the Scan hands to `upgrade`; the others are passed over within DynamoDB. */
+  candidates: UpgradeCandidates;
   /**
    * Upgrades one item written by the previous version: index attributes, side items and
    * counts, conditional on the item unchanged since `item` was read. 'skipped' if it has
@@ -22,7 +36,7 @@ export interface MigrateOptions {
   segments?: number;
   /** Starts a new pass even if one is in progress. */
   restart?: boolean;
-  /** Items per Scan page (DynamoDB's Limit); unset: 1 MB pages. */
+  /** Items read per Scan page (DynamoDB's Limit, counted before the filter); unset: 1 MB pages. */
   pageSize?: number;
   /** Items upgraded at once within a segment's page. */
   concurrency?: number;
@@ -46,16 +60,19 @@ export const DEFAULT_SEGMENTS = 4;
 const MAX_RETRIES = 20;
 
 /**
- * `admin migrate`: a parallel Scan of the whole table that hands every item of an entity
- * in `upgrades` to its upgrade, which brings it to the current layout unless it is there. Each segment saves its LastEvaluatedKey after
- * each page (MigrationProgress), so a stopped run resumes where it stopped; a page cut off
- * midway is read again, and its upgraded items are skipped. Once every segment is done the
- * pass is recorded as complete; a later run starts a new pass, which finds nothing to do.
+ * `admin migrate`: a parallel Scan of the whole table whose filter keeps the items of an
+ * entity in `upgrades` that its `candidates` name, each handed to its upgrade, which brings
+ * it to the current layout unless it is there; the other items never reach the client.
+ * Each segment saves its LastEvaluatedKey after each page (MigrationProgress), which
+ * advances over filtered-out items too, so a stopped run resumes where it stopped; a page
+ * cut off midway is read again, and its upgraded items are skipped. Once every segment is
+ * done the pass is recorded as complete; a later run starts a new pass, which finds nothing to do.
  */
 export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], options: MigrateOptions = {}): Promise<MigrationResult> {
   const now = options.now ?? (() => new Date());
   const progress = new MigrationProgress(store);
   const byEntity = new Map(upgrades.map((upgrade) => [upgrade.entity, upgrade]));
+  const filter = candidatesFilter(upgrades);
   const previous = await progress.run();
   const resumed = previous !== undefined && previous.completedAt === undefined && !options.restart;
   if (resumed && options.segments !== undefined && options.segments !== previous.segments) {
@@ -91,16 +108,12 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
           ...(segments > 1 && { Segment: segment, TotalSegments: segments }),
           ExclusiveStartKey: state.lastKey,
           Limit: options.pageSize,
+          ...filter,
         }),
       );
-      const items = page.Items ?? [];
-      const outcomes = await inBatches(
-        items.filter((item) => byEntity.has(String(item.entity))),
-        options.concurrency ?? 8,
-        upgradeOne,
-      );
+      const outcomes = await inBatches(page.Items ?? [], options.concurrency ?? 8, upgradeOne);
       const upgraded = outcomes.filter((outcome) => outcome === 'upgraded').length;
-      const tally = { seen: items.length, upgraded, skipped: outcomes.length - upgraded };
+      const tally = { seen: page.ScannedCount ?? 0, upgraded, skipped: outcomes.length - upgraded };
       for (const name of ['seen', 'upgraded', 'skipped'] as const) {
         state[name] += tally[name];
         total[name] += tally[name];
@@ -126,6 +139,28 @@ export async function migrate(store: Store, upgrades: readonly ItemUpgrade[], op
   const completed = outcomes.every((outcome) => outcome.status === 'fulfilled' && outcome.value);
   if (completed) await progress.complete(now().toISOString());
   return { ...total, completed, segments, resumed };
+}
+
+/**
+ * The Scan's filter: `entity = <entity> AND (<its candidates>)` for each upgrade, OR-ed,
+ * each declaration's placeholders prefixed with its place so that they cannot collide.
+ */
+export function candidatesFilter(upgrades: readonly ItemUpgrade[]): {
+  FilterExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues: Record<string, NativeAttributeValue>;
+} {
+  if (upgrades.length === 0) throw new Error('Nothing to migrate: no upgrades given');
+  const names: Record<string, string> = { '#entity': 'entity' };
+  const values: Record<string, NativeAttributeValue> = {};
+  const terms = upgrades.map(({ entity, candidates }, n) => {
+    const local = (placeholder: string) => `${placeholder[0]}u${n}_${placeholder.slice(1)}`;
+    for (const [name, attribute] of Object.entries(candidates.names ?? {})) names[local(name)] = attribute;
+    for (const [name, value] of Object.entries(candidates.values ?? {})) values[local(name)] = value;
+    values[`:u${n}`] = entity;
+    return `(#entity = :u${n} AND (${candidates.expression.replace(/[#:]\w+/g, local)}))`;
+  });
+  return { FilterExpression: terms.join(' OR '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }
 
 /** `work` over every item, at most `width` at a time; the results in the items' order. */

@@ -30,8 +30,6 @@ const data = oldData();
 const cases = listCases(data.samples);
 const dirs: string[] = [];
 const running: ChildProcess[] = [];
-/** How many fixture items the registered upgrades see (links, messages and campaigns). */
-const handled = (upgrades: ItemUpgrade[]) => data.items.filter((item) => upgrades.some((upgrade) => upgrade.entity === item.entity)).length;
 /** How many of them they upgrade: every link and message, and the campaigns held in moderation (the held index). */
 const upgradable = (upgrades: ItemUpgrade[]) =>
   data.items.filter(
@@ -104,7 +102,8 @@ describe('a data directory of the previous version', () => {
     expect(defaults[0]!.map(({ shortLink: _shortLink, ...link }) => link)).toEqual(ANSWERS['Link/List default'].items);
     expect(defaults[1]).toEqual(ANSWERS['Message/List default'].items);
     expect(server.output.join('')).toMatch(new RegExp(`Migrated: ${upgradable(upgrades)} items upgraded`));
-    expect(again).toEqual(expect.objectContaining({ completed: true, upgraded: 0, skipped: handled(upgrades) }));
+    // Every item is current: the Scan's filter hands none over.
+    expect(again).toEqual(expect.objectContaining({ completed: true, upgraded: 0, skipped: 0 }));
   }, 120_000);
 
   it('is migrated by admin migrate, stopped after a few pages and run again, to the previous answers; a further run upgrades nothing', async () => {
@@ -151,7 +150,7 @@ describe('a data directory of the previous version', () => {
     expect(first.upgraded + second.upgraded).toBe(upgradable(upgrades));
     const third = await adminAsync(dataDir, 'migrate', '--json');
     expect(third.status).toBe(0);
-    expect(JSON.parse(third.stdout)).toEqual(expect.objectContaining({ completed: true, resumed: false, upgraded: 0, skipped: handled(upgrades) }));
+    expect(JSON.parse(third.stdout)).toEqual(expect.objectContaining({ completed: true, resumed: false, upgraded: 0, skipped: 0 }));
     const server = await startServer(dataDir, { demoApiKey: 'oldlayout000000000000000000000000000demo' });
     running.push(server.child);
     expect(await listAnswers(server.baseUrl)).toEqual(recorded);

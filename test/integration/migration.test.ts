@@ -27,13 +27,15 @@ async function seed(count: number, entity = 'Widget'): Promise<void> {
 }
 
 /**
- * A fake upgrade built the way the real ones are: one UpdateItem conditional on the item
- * unchanged (same version, no schema), counting how often each item was upgraded.
+ * A fake upgrade built the way the real ones are: its candidates the items without a
+ * schema, and one UpdateItem conditional on the item unchanged (same version, no schema),
+ * counting how often each item was upgraded.
  */
 function fakeUpgrade(entity = 'Widget', hooks: { before?: (item: Item) => Promise<void> } = {}) {
   const calls: Item[] = [];
   const upgrade: ItemUpgrade = {
     entity,
+    candidates: { expression: 'attribute_not_exists(#schema)', names: { '#schema': 'schema' } },
     async upgrade(item) {
       calls.push(item);
       if (item.schema === 2) return 'skipped';
@@ -86,20 +88,56 @@ describe('migrate', () => {
     expect(await new MigrationProgress(store).completed()).toBe(true);
   });
 
-  it('upgrades nothing when run again: a new pass finds every item at schema 2', async () => {
+  it('upgrades nothing when run again: a new pass passes over every item, at schema 2, within the store', async () => {
     // Prepare
     await seed(30);
     await migrate(store, [fakeUpgrade().upgrade]);
     const { upgrade, calls } = fakeUpgrade();
+    const scanned: Item[] = [];
+    store.db.middlewareStack.add(
+      (next) => async (args) => {
+        const result = await next(args);
+        // The migration's Scans (allItems below reads without a filter)
+        if ((args.input as { FilterExpression?: string }).FilterExpression) scanned.push(...((result.output as { Items?: Item[] }).Items ?? []));
+        return result;
+      },
+      { step: 'initialize', name: 'scannedItems' },
+    );
 
     // Act
     const again = await migrate(store, [upgrade], { segments: 2 });
 
     // Assess
-    expect(again).toEqual(expect.objectContaining({ completed: true, resumed: false, segments: 2, upgraded: 0, skipped: 30 }));
-    // Each upgrade tells what is current for its entity: it is handed every item and finds each done.
-    expect(calls.map((item) => item.schema)).toEqual(Array(30).fill(2));
+    expect(again).toEqual(expect.objectContaining({ completed: true, resumed: false, segments: 2, upgraded: 0, skipped: 0 }));
+    expect(again.seen).toBe((await allItems()).length);
+    // No item is a candidate any more: none reaches the client, none is handed to the upgrade.
+    expect(scanned).toEqual([]);
+    expect(calls).toEqual([]);
     expect((await ofEntity('Widget')).every((item) => item.upgrades === 1)).toBe(true);
+  });
+
+  it('hands an upgrade only its candidates, of its own entity, with declarations whose placeholders coincide', async () => {
+    // Prepare: Widgets 0-59 and Gadgets 0-19; the candidates: 1, 3, 5 and those past 6 (Widgets) or past 16 (Gadgets)
+    await seed(60);
+    await seed(20, 'Gadget');
+    const odd = (entity: string) => {
+      const fake = fakeUpgrade(entity);
+      fake.upgrade.candidates = { expression: '#n IN (:a, :b, :c) OR #n > :d', names: { '#n': 'n' }, values: { ':a': 1, ':b': 3, ':c': 5, ':d': 6 } };
+      return fake;
+    };
+    const widgets = odd('Widget');
+    const gadgets = odd('Gadget');
+    gadgets.upgrade.candidates = { ...gadgets.upgrade.candidates, values: { ':a': 1, ':b': 3, ':c': 5, ':d': 16 } };
+
+    // Act
+    const result = await migrate(store, [widgets.upgrade, gadgets.upgrade], { pageSize: 9 });
+
+    // Assess
+    const numbers = (calls: Item[]) => calls.map((item) => item.n).sort((a, b) => a - b);
+    expect(numbers(widgets.calls)).toEqual([1, 3, 5, ...Array.from({ length: 53 }, (_, i) => 7 + i)]);
+    expect(numbers(gadgets.calls)).toEqual([1, 3, 5, 17, 18, 19]);
+    expect(widgets.calls.every((item) => item.entity === 'Widget') && gadgets.calls.every((item) => item.entity === 'Gadget')).toBe(true);
+    expect(result).toEqual(expect.objectContaining({ completed: true, upgraded: 62, skipped: 0, seen: (await allItems()).length }));
   });
 
   it('resumes a stopped run after the last page each segment finished, and finishes it', async () => {
