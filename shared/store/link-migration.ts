@@ -25,9 +25,9 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     entity: 'Link',
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
-      expression: 'NOT (#schema = :schema AND wordsCounted = :counted)',
+      expression: 'NOT (#schema = :schema AND wordsCounted = :counted AND commentCounted = :comment)',
       names: { '#schema': 'schema' },
-      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED },
+      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED, ':comment': COMMENT_COUNTED },
     },
     async upgrade(item) {
       const current = item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED && item.commentCounted === COMMENT_COUNTED;
