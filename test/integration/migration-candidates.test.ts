@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { Campaign } from '../../shared/domain/campaigns';
 import { campaignUpgrade } from '../../shared/store/campaign-migration';
@@ -14,7 +14,7 @@ import { type Item, type ItemUpgrade, migrate } from '../../shared/store/migrati
 import { sendBeforeComboCounts } from '../support/before-combo-counts';
 import { sendBeforeTextCounts } from '../support/before-text-counts';
 import { sendBeforeToCounts } from '../support/before-to-counts';
-import { startTestStore } from '../support/dynamo';
+import { allItems, startTestStore } from '../support/dynamo';
 import { aLink, aMessage } from '../support/fixtures';
 import { oldData, writeOldData } from '../support/old-layout';
 
@@ -30,17 +30,6 @@ const upgrades = (): ItemUpgrade[] => {
   return [linkUpgrade(store, counted), messageUpgrade(store, counted), campaignUpgrade(store)];
 };
 const keyOf = (item: Item) => `${item.pk} ${item.sk}`;
-
-async function allItems(): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 async function put(items: Item[]): Promise<void> {
   for (let start = 0; start < items.length; start += 25) {
@@ -116,7 +105,7 @@ describe('the candidates each upgrade declares', () => {
     ];
     await put([...old, ...current]);
     await new CampaignsRepository(store).create(heldCampaign(5007));
-    const items = await allItems();
+    const items = await allItems(store);
 
     // Act
     const handed = await handedOver();

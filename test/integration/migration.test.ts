@@ -1,9 +1,9 @@
-import { BatchWriteCommand, GetCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from '../../shared/store/client';
 import { conditionally } from '../../shared/store/conditional';
 import { type Item, type ItemUpgrade, migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
-import { startTestStore } from '../support/dynamo';
+import { allItems, startTestStore } from '../support/dynamo';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -58,18 +58,7 @@ function fakeUpgrade(entity = 'Widget', hooks: { before?: (item: Item) => Promis
   return { upgrade, calls };
 }
 
-async function allItems(): Promise<Item[]> {
-  const items: Item[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await store.db.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
-
-const ofEntity = async (entity: string) => (await allItems()).filter((item) => item.entity === entity);
+const ofEntity = async (entity: string) => (await allItems(store)).filter((item) => item.entity === entity);
 
 describe('migrate', () => {
   it('upgrades every item of a registered entity once, in parallel segments, leaves the others alone and records the pass as complete', async () => {
@@ -82,7 +71,7 @@ describe('migrate', () => {
 
     // Assess
     expect(result).toEqual(expect.objectContaining({ completed: true, resumed: false, segments: 4, upgraded: 60, skipped: 0 }));
-    expect(result.seen).toBe((await allItems()).length);
+    expect(result.seen).toBe((await allItems(store)).length);
     expect((await ofEntity('Widget')).map((item) => [item.schema, item.upgrades])).toEqual(Array(60).fill([2, 1]));
     expect((await ofEntity('Other')).every((item) => item.schema === undefined)).toBe(true);
     expect(await new MigrationProgress(store).completed()).toBe(true);
@@ -109,7 +98,7 @@ describe('migrate', () => {
 
     // Assess
     expect(again).toEqual(expect.objectContaining({ completed: true, resumed: false, segments: 2, upgraded: 0, skipped: 0 }));
-    expect(again.seen).toBe((await allItems()).length);
+    expect(again.seen).toBe((await allItems(store)).length);
     // No item is a candidate any more: none reaches the client, none is handed to the upgrade.
     expect(scanned).toEqual([]);
     expect(calls).toEqual([]);
@@ -137,7 +126,7 @@ describe('migrate', () => {
     expect(numbers(widgets.calls)).toEqual([1, 3, 5, ...Array.from({ length: 53 }, (_, i) => 7 + i)]);
     expect(numbers(gadgets.calls)).toEqual([1, 3, 5, 17, 18, 19]);
     expect(widgets.calls.every((item) => item.entity === 'Widget') && gadgets.calls.every((item) => item.entity === 'Gadget')).toBe(true);
-    expect(result).toEqual(expect.objectContaining({ completed: true, upgraded: 62, skipped: 0, seen: (await allItems()).length }));
+    expect(result).toEqual(expect.objectContaining({ completed: true, upgraded: 62, skipped: 0, seen: (await allItems(store)).length }));
   });
 
   it('resumes a stopped run after the last page each segment finished, and finishes it', async () => {

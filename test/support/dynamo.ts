@@ -1,3 +1,4 @@
+import { type NativeAttributeValue, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, type LocalDynamo, startDynalite } from '../../shared/local/dynalite';
 import { createStore, type Store } from '../../shared/store/client';
 
@@ -15,4 +16,16 @@ export async function startTestStore(): Promise<{ store: Store; dynamo: LocalDyn
       await dynamo.close();
     },
   };
+}
+
+/** Every item of the store's table, page by page (tests only: a whole-table Scan). */
+export async function allItems(store: Store): Promise<Record<string, NativeAttributeValue>[]> {
+  const items: Record<string, NativeAttributeValue>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.db.send(new ScanCommand({ TableName: store.tableName, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
