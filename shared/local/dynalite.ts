@@ -25,7 +25,6 @@ export async function startDynalite(options: { path?: string; port?: number; thr
   if (modulePath) return startInThread(modulePath, options);
   closeIteratorsOnReturn(abstractLevel);
   const server = dynalite({ path: options.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  keepConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -35,18 +34,6 @@ export async function startDynalite(options: { path?: string; port?: number; thr
     endpoint: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/**
- * The service's clients keep their connections to dynalite open and reuse them. Node's
- * server closes a connection idle for 6 s (its 5 s keep-alive timeout and a second more),
- * which races a client that sends on it then, its own timer for that connection late on a
- * busy machine: the request fails with ECONNRESET, and each such failure spends the SDK's
- * retry quota, so a burst of them (many requests in flight after a long pause) can make a
- * call fail for good. Here a connection stays open until its client closes it.
- */
-function keepConnections(server: { keepAliveTimeout: number }): void {
-  server.keepAliveTimeout = 0;
 }
 
 /**
@@ -91,8 +78,6 @@ if (typeof ClassicLevel.prototype._getSync === 'function') {
   };
 }
 const server = dynalite({ path: workerData.path, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-// As keepConnections: idle connections stay open until their client closes them.
-server.keepAliveTimeout = 0;
 server.once('error', (error) => parentPort.postMessage({ error: String((error && error.stack) || error) }));
 server.listen(workerData.port, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (message) => {
