@@ -15,15 +15,15 @@ export interface Store {
 }
 
 export function createStore(settings: StoreSettings): Store {
-  const local = settings.dynamoEndpoint !== undefined;
+  const endpoint = settings.dynamoEndpoint;
   const client = new DynamoDBClient({
     region: settings.region,
-    ...(local
+    ...(endpoint !== undefined
       ? {
-          endpoint: settings.dynamoEndpoint,
+          endpoint,
           // dynalite accepts any credentials; fixed ones keep the SDK from searching for some.
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          ...localShortcuts(settings.dynamoEndpoint as string),
+          ...localShortcuts(endpoint),
         }
       : {}),
     maxAttempts: 3,

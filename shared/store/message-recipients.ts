@@ -5,8 +5,7 @@ import { type Entry, readMerged } from './index-reader';
 import { MESSAGE_SCHEMA } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, numberCell, reversed } from './message-keys';
-import type { Driver } from './message-list-entries';
-import { onlyCriteria } from './message-list-entries';
+import { type Driver, onlyCriteria } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
