@@ -38,7 +38,7 @@ import type { Message } from '../shared/domain/messages';
  * The data: links created over the last BENCH_MONTHS months (ids in creation order); 30%
  * made by SMS link shortening (campaign and tracking code, the message's ULID), 40% with
  * a comment of everyday words (half the shortened ones, 15% of all, one campaign's comment
- * instead: `Black Friday 2026 subscriptions`); status 0 on 10%; moderatorStatus 0 (blocked) on 0.1%;
+ * instead: `Black Friday 2026 subscriptions`); status 0 on 10%; moderatorStatus 0 (blocked) on every 1,000th link (0.1%, so the small account has one);
  * clickCnt 0–3 on 90%, up to 5,000 on the rest; an expiration date on 20%. Messages over
  * the same months, each in its own campaign as SendSmsMessage makes them, with statuses
  * mostly DELIVRD and every other one present, a few senders, recipients from a pool of
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
         code: codec.encode(id),
         fullLink: `${rnd.pick(SITES)}${rnd.int(1e6)}${rnd.next() < 0.5 ? `?utm_source=sms&utm_campaign=${rnd.pick(WORDS)}` : ''}`,
         status: (rnd.next() < 0.1 ? 0 : 1) as 0 | 1,
-        moderatorStatus: (rnd.next() < 0.001 ? 0 : 1) as 0 | 1,
+        moderatorStatus: (i % 1000 === 500 ? 0 : 1) as 0 | 1,
         moderatorComment: null,
         comment: withCampaignComment(rnd.next() < 0.4 ? `${rnd.pick(WORDS)} ${rnd.pick(WORDS)} ${rnd.int(100)}` : null, shortened, i),
         expirationDate,
