@@ -25,8 +25,7 @@ export function createStore(settings: StoreSettings): Store {
           credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
           ...localShortcuts(endpoint),
         }
-      : {}),
-    maxAttempts: 3,
+      : { maxAttempts: 3 }),
   });
   const db = DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
@@ -55,7 +54,15 @@ const LOCAL_AUTHORIZATION = 'AWS4-HMAC-SHA256 Credential=local/20000101/us-east-
  *   signature (dynalite checks that the header is there, not what it says);
  * - up to 256 connections, where the SDK's default is 50: the redirects' reads and the
  *   aggregator's writes in flight together exceed 50, and waiting for a socket would
- *   queue one behind the other here rather than at dynalite.
+ *   queue one behind the other here rather than at dynalite;
+ * - a connection idle for 2 s is closed by the client, well before dynalite's server
+ *   closes it (5 s, which the client otherwise takes as its own bound less a second):
+ *   a busy machine runs the client's timers late, and a request sent on a connection
+ *   the server is closing fails with ECONNRESET ('socket hang up');
+ * - such a failure is retried at once, up to LOCAL_ATTEMPTS, without the SDK's retry
+ *   quota. The quota (500 tokens, 5 a retry) keeps a client from piling retries on a
+ *   remote service in trouble; here a burst of connections reset after a pause (all of
+ *   them idle together) spent it, and every call after it failed on its first reset.
  */
 function localShortcuts(endpoint: string): Partial<DynamoDBClientConfig> {
   const url = new URL(endpoint);
@@ -74,6 +81,29 @@ function localShortcuts(endpoint: string): Partial<DynamoDBClientConfig> {
         },
       },
     ],
-    requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 } },
+    requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256, timeout: LOCAL_IDLE_MS } },
+    retryStrategy: localRetries,
   };
 }
+
+const LOCAL_IDLE_MS = 2_000;
+/** Attempts of a local request (the first included) that fails with a reset connection or a throttle. */
+export const LOCAL_ATTEMPTS = 5;
+
+type RetryStrategyV2 = Extract<NonNullable<DynamoDBClientConfig['retryStrategy']>, { acquireInitialRetryToken: unknown }>;
+type RetryToken = Awaited<ReturnType<RetryStrategyV2['acquireInitialRetryToken']>>;
+
+const retryToken = (count: number): RetryToken => ({ getRetryCount: () => count, getRetryDelay: () => 0 });
+
+/** Retries what the SDK deems transient (a reset connection, a 5xx) or a throttle, at once and without a quota. */
+const localRetries: RetryStrategyV2 = {
+  acquireInitialRetryToken: async () => retryToken(0),
+  refreshRetryTokenForRetry: async (token, error) => {
+    const attempts = token.getRetryCount() + 1;
+    if (attempts >= LOCAL_ATTEMPTS || (error.errorType !== 'TRANSIENT' && error.errorType !== 'THROTTLING')) {
+      throw new Error('No retry token available');
+    }
+    return retryToken(attempts);
+  },
+  recordSuccess: () => {},
+};
