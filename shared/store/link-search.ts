@@ -42,7 +42,9 @@ interface Found {
  * another order reads the matches' links, or the sort's index kept to the matches,
  * whichever reads less. Several words: the rarest (by its counter) is read first, and the
  * others are read and intersected, or checked on the candidates' comments when that reads
- * less. Cost: in proportion to the matches (of the rarest word).
+ * less. With a createTs range, each word's items are read within the range by key where
+ * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
+ * in the range, when there is one).
  */
 export class LinkSearch {
   readonly #counts: LinkWordCounts;
