@@ -508,6 +508,14 @@ async function main(): Promise<void> {
       await list('criteria[query]: comment word', () => ({ 'criteria[query]': 'webinar' }));
       await list('criteria[query]: two words of a repeated comment', () => ({ 'criteria[query]': 'black fri' }));
       await list('criteria[query]: a word past 12 characters', () => ({ 'criteria[query]': 'subscriptions' }));
+      const week = { 'criteria[createTsFrom]': weekFrom, 'criteria[createTsTo]': weekTo };
+      await list('criteria[query]: comment word + week', () => ({ 'criteria[query]': 'webinar', ...week }));
+      await list('criteria[query]: two words of a repeated comment + week', () => ({ 'criteria[query]': 'black fri', ...week }));
+      await list('criteria[query]: comment word + sort[clickCnt]=DESC', () => ({ 'criteria[query]': 'webinar', 'sort[clickCnt]': 'DESC' }));
+      await list('criteria[query]: two words of a repeated comment + sort[clickCnt]=DESC', () => ({
+        'criteria[query]': 'black fri',
+        'sort[clickCnt]': 'DESC',
+      }));
       sections.push({ title: `Link/List: ${SIZES.small.links.toLocaleString('en')} vs ${SIZES.big.links.toLocaleString('en')} links`, rows });
     }
 

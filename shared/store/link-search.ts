@@ -15,10 +15,17 @@ import type { Store } from './client';
 import { keys } from './keys';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
-import { LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+import { LinkWordCounts, MAX_RUNS, WORD_ITEM_SHARE } from './link-word-counts';
+import { readWordRange, wordsStarting } from './link-word-runs';
 import { queryAll } from './query';
 
 const MAX_TRACKING_BYTES = 1000;
+
+/** A createTs range as ISO instants, either end open. */
+interface Created {
+  from?: string;
+  to?: string;
+}
 
 interface Found {
   flags: string;
@@ -35,10 +42,14 @@ interface Found {
  * another order reads the matches' links, or the sort's index kept to the matches,
  * whichever reads less. Several words: the rarest (by its counter) is read first, and the
  * others are read and intersected, or checked on the candidates' comments when that reads
- * less. Cost: in proportion to the matches (of the rarest word).
+ * less. With a createTs range, each word's items are read within the range by key where
+ * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
+ * in the range, when there is one).
  */
 export class LinkSearch {
   readonly #counts: LinkWordCounts;
+  /** Word reads kept to a createTs range by key, for tests that check the path is taken. */
+  rangeReads = 0;
 
   constructor(
     private readonly store: Store,
@@ -52,9 +63,9 @@ export class LinkSearch {
     const exact = await this.#exact(accountId, text, query.codeId);
     const counted = await this.#counts.page(accountId, query, exact);
     if (counted) return counted;
-    const found = await this.#found(accountId, text, exact);
-    const flags = flagsMatching(query.status, query.moderatorStatus);
     const { from, to } = createdBounds(query);
+    const found = await this.#found(accountId, text, exact, { from: from?.toISOString(), to: to?.toISOString() });
+    const flags = flagsMatching(query.status, query.moderatorStatus);
     const created = createdWithin(from, to);
     const matched = [...found].filter(([, link]) => flags.includes(link.flags as never) && created(link));
     const total = matched.length;
@@ -110,7 +121,7 @@ export class LinkSearch {
   }
 
   /** Every link the query finds, by id, with its flags and creation time. */
-  async #found(accountId: number, text: string, exact: Link[]): Promise<Map<number, Found>> {
+  async #found(accountId: number, text: string, exact: Link[], created: Created): Promise<Map<number, Found>> {
     const found = new Map<number, Found>(exact.map((link) => [link.id, { flags: flagsOf(link), createdAt: link.createdAt }]));
     const words = queryWords(text);
     // Rarest first by the counters; without them, longest first: they match least. An empty intersection ends the reads.
@@ -128,7 +139,7 @@ export class LinkSearch {
         );
         break;
       }
-      const hits = await this.#wordHits(accountId, word);
+      const hits = await this.#wordHits(accountId, word, created);
       common = common ? new Map([...common].filter(([id]) => hits.has(id))) : hits;
       if (common.size === 0) break;
     }
@@ -146,14 +157,22 @@ export class LinkSearch {
     return new Map([...candidates].filter(([id]) => kept.has(id)));
   }
 
-  /** Links with a comment word starting with `word`, from the word items. */
-  async #wordHits(accountId: number, word: string): Promise<Map<number, Found>> {
-    const items = await queryAll(this.store, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :word)',
-      ExpressionAttributeValues: { ':pk': wordPartition(accountId, word), ':word': word },
-      ProjectionExpression: '#sk, #linkId, #flags',
-      ExpressionAttributeNames: { '#sk': 'sk', '#linkId': 'linkId', '#flags': 'flags' },
-    });
+  /**
+   * Links with a comment word starting with `word`, from the word items; with a createTs
+   * range, where the word starts at most MAX_RUNS distinct words, only each word's items in
+   * the range (links outside it may come too: the caller keeps the range).
+   */
+  async #wordHits(accountId: number, word: string, created: Created): Promise<Map<number, Found>> {
+    const words = created.from || created.to ? await wordsStarting(this.store, accountId, word, MAX_RUNS) : undefined;
+    if (words) this.rangeReads++;
+    const items = words
+      ? await readWordRange(this.store, accountId, words, created.from, created.to)
+      : await queryAll(this.store, {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :word)',
+          ExpressionAttributeValues: { ':pk': wordPartition(accountId, word), ':word': word },
+          ProjectionExpression: '#sk, #linkId, #flags',
+          ExpressionAttributeNames: { '#sk': 'sk', '#linkId': 'linkId', '#flags': 'flags' },
+        });
     // sk is `<word>#<createdAt>#<id>`.
     return new Map(items.map((item) => [Number(item.linkId), { flags: String(item.flags), createdAt: String(item.sk).split('#')[1] ?? '' }]));
   }

@@ -45,7 +45,7 @@ export const WORD_ITEM_SHARE = 1.4;
 /** gsi1's whole links per read unit, as a share of the list indexes' entries (about 13 against 55). */
 const WHOLE_LINK_SHARE = 0.24;
 /** A prefix that starts at most this many distinct words is read by merging their runs. */
-const MAX_RUNS = 8;
+export const MAX_RUNS = 8;
 /** A filtered read's first page asks for this much more than the matches' share foretells. */
 const EXPECT_MARGIN = 1.25;
 

@@ -2,6 +2,7 @@ import { type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
 import { type IndexRange, readMerged, TABLE } from './index-reader';
 import { wordPartition } from './link-keys';
+import { queryAll } from './query';
 
 /**
  * A comment word's items (`<word>#<createdAt>#<id>`, docs/data-model.md 4.3) are in creation
@@ -71,4 +72,24 @@ export async function readWordRuns(
   };
   const { entries } = await readMerged(store, ranges, { forward: options.forward, skip: options.skip, take: options.take, keep });
   return entries;
+}
+
+/**
+ * The word items of `words` created within `from`–`to` (inclusive ISO instants; either
+ * open): each word's run is one key range, `<word>#<from>` to `<word>#<to>#~` (instants
+ * are of one width, and `~` sorts after the id's digits), so the read is in proportion
+ * to the matches in the range, not to every match of the words.
+ */
+export async function readWordRange(store: Store, accountId: number, words: string[], from?: string, to?: string): Promise<WordEntry[]> {
+  const runs = await Promise.all(
+    words.map((word) =>
+      queryAll(store, {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': wordPartition(accountId, word), ':low': `${word}#${from ?? ''}`, ':high': `${word}#${to ?? '~'}#~` },
+        ProjectionExpression: '#sk, #linkId, #flags',
+        ExpressionAttributeNames: { '#sk': 'sk', '#linkId': 'linkId', '#flags': 'flags' },
+      }),
+    ),
+  );
+  return runs.flat();
 }

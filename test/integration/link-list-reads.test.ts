@@ -117,6 +117,22 @@ const CALLS: [string, Partial<LinkQuery>, boolean][] = [
   ['query: a common word start, last page', { query: 'bat' }, true],
   ['query: a common word, status 1, oldest first', { query: 'sale', status: 1, sort: [{ field: 'createTs', direction: 'ASC' }] }, false],
   ['query: a tracking code', { query: '01hztrack' }, false],
+  // Every link has the words: their items are read within the day only.
+  [
+    'query: a common word, a day',
+    { query: 'sale', createdFrom: new Date('2026-10-02T00:00:00Z'), createdTo: new Date('2026-10-02T23:59:59Z') },
+    false,
+  ],
+  [
+    'query: two words of a repeated comment, a day, oldest first',
+    {
+      query: 'batch sale',
+      createdFrom: new Date('2026-10-02T00:00:00Z'),
+      createdTo: new Date('2026-10-02T23:59:59Z'),
+      sort: [{ field: 'createTs', direction: 'ASC' }],
+    },
+    false,
+  ],
 ];
 
 describe('Link/List reads', () => {

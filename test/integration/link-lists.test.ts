@@ -12,6 +12,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
+import { LinkSearch } from '../../shared/store/link-search';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
@@ -135,8 +136,15 @@ let nextAccount = 1;
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters.
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0 };
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0 };
 beforeAll(() => {
+  const list = LinkSearch.prototype.list;
+  jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
+    const before = this.rangeReads;
+    const answer = await list.apply(this, args);
+    counted.ranges += this.rangeReads - before;
+    return answer;
+  });
   const page = LinkWordCounts.prototype.page;
   jest.spyOn(LinkWordCounts.prototype, 'page').mockImplementation(async function (this: LinkWordCounts, ...args) {
     const before = { creation: this.creationPages, runs: this.runPages, comments: this.commentTotals };
@@ -150,7 +158,7 @@ beforeAll(() => {
 });
 afterAll(() => {
   // The generated data reach each counted path, not only the word items.
-  expect(Math.min(counted.pages, counted.creation, counted.runs, counted.comments)).toBeGreaterThan(0);
+  expect(Math.min(counted.pages, counted.creation, counted.runs, counted.comments, counted.ranges)).toBeGreaterThan(0);
 });
 
 it('answers every criterion, sort and page as the reference rules do', async () => {
@@ -237,7 +245,18 @@ it('answers every criterion, sort and page as the reference rules do', async () 
           currentPage,
         })),
       );
-      for (const { pageSize, currentPage, ...rest } of [...asked, ...alone]) {
+      // A counted word and a comment query with a createTs range, in creation order and by clicks.
+      const ranged = ['SALE', 'black fri'].flatMap((word) =>
+        (['createTs', 'clickCnt'] as const).map((field, i) => ({
+          query: word,
+          createdFrom: second(INSTANTS[i] as string),
+          ...(i === 0 ? { createdTo: second(INSTANTS[3] as string) } : {}),
+          sort: [{ field, direction: 'DESC' as const }],
+          pageSize: 2,
+          currentPage: i,
+        })),
+      );
+      for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged]) {
         const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
         for (const account of accounts) {
           const expected = listLinks(
