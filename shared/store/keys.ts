@@ -100,9 +100,11 @@ export const keys = {
    * number starts and ends with, so those searches take their totals from counters.
    * v6: counts messages by status × campaign status, and per sender, so combinations of
    * those criteria take their totals from counters.
+   * v7: files each distinct comment's counter under each of its words, so several comment
+   * words take their totals from the comments having the rarest one.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v6', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v6#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v7', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v7#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),

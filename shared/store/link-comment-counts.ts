@@ -1,15 +1,17 @@
 import { type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { wordsHaveStarts } from '../domain/link-listing';
+import { MAX_WORD_LENGTH, wordsHaveStarts } from '../domain/link-listing';
 import type { Store } from './client';
 import { type Flags, linkCounts } from './link-keys';
 
 /**
- * The distinct-comment counters (docs/data-model.md, 4.3 and 5.1): one counter item per
- * distinct comment of an account (`LINKS#C#<its words, sorted>`), a cell per flags. How
- * many links have a comment with a word starting with each of several query words is the
- * sum of the cells of the items whose words do: one Query of those items, in proportion to
- * the account's distinct comments, not to the links that share them (a campaign's comment
- * on 100,000 links is one item).
+ * The distinct-comment counters (docs/data-model.md, 4.3 and 5.1): a counter item per
+ * distinct comment of an account under each of its words (`LINKS#CW#<word> <its words,
+ * sorted>`), a cell per flags. How many links have a comment with a word starting with
+ * each of several query words is the sum of the cells of the comments whose words do,
+ * found under one of the query words (the caller's rarest): one Query of the items under
+ * the words it starts, in proportion to the distinct comments having such a word, not to
+ * the links that share them (a campaign's comment on 100,000 links is one item a word)
+ * nor to the account's other comments.
  */
 
 /** A strongly consistent read unit holds 4 KB. */
@@ -29,16 +31,21 @@ export interface CommentMatches {
 
 /**
  * The links of the account, with flags among `flags`, whose comment has a word starting
- * with each of `words`; the read is stopped once it passes `budget` read units with
- * counters left (the caller reads another way: it is never answered in part).
+ * with each of `words`, read under `via` (one of them); the read is stopped once it passes
+ * `budget` read units with counters left (the caller reads another way: it is never
+ * answered in part).
  */
 export async function countCommentMatches(
   store: Store,
   accountId: number,
   words: string[],
+  via: string,
   flags: readonly Flags[],
   budget: number,
 ): Promise<CommentMatches> {
+  // A comment is filed under each of its words that `via` starts: it is counted once.
+  const seen = new Set<string>();
+  const under = linkCounts.commentsUnder([...via].slice(0, MAX_WORD_LENGTH).join(''));
   let total = 0;
   let used = 0;
   let startKey: Record<string, NativeAttributeValue> | undefined;
@@ -48,7 +55,7 @@ export async function countCommentMatches(
       new QueryCommand({
         TableName: store.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :comments)',
-        ExpressionAttributeValues: { ':pk': linkCounts.pk(accountId), ':comments': linkCounts.commentsSk },
+        ExpressionAttributeValues: { ':pk': linkCounts.pk(accountId), ':comments': under },
         // Consistent, as every counter read: a change counted before this read is in it.
         ConsistentRead: true,
         Limit: Math.max(MIN_PAGE, Math.ceil((budget - used) * ITEMS_PER_RRU)),
@@ -57,8 +64,11 @@ export async function countCommentMatches(
     );
     for (const item of page.Items ?? []) {
       used += (Buffer.byteLength(String(item.sk)) + ITEM_OVERHEAD) / RRU_BYTES;
-      const commentWords = String(item.sk).slice(linkCounts.commentsSk.length).split(' ');
-      if (wordsHaveStarts(commentWords, words)) for (const f of flags) total += Number(item[f] ?? 0);
+      const sk = String(item.sk);
+      const normalised = sk.slice(sk.indexOf(' ') + 1);
+      if (seen.has(normalised)) continue;
+      seen.add(normalised);
+      if (wordsHaveStarts(normalised.split(' '), words)) for (const f of flags) total += Number(item[f] ?? 0);
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);

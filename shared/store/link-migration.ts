@@ -16,8 +16,10 @@ import type { ItemUpgrade } from './migration';
  * A link at schema 2 written before the prefix counters were kept (no `wordsCounted`) gets
  * only its comment's word starts counted and `wordsCounted = 1`, the same way: a link is
  * decided done by that attribute, never by the pass, so it is counted once however often
- * and however concurrently the migration runs. A link without `commentCounted` gets its
- * comment counted in its distinct-comment counter and `commentCounted = 1` the same way.
+ * and however concurrently the migration runs. A link with a comment and without
+ * `commentCounted` at COMMENT_COUNTED (none, or 1 from the single counter per comment)
+ * gets its comment counted under each of its words, and that mark, the same way; a link
+ * without a comment has nothing there to count and is passed over.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
@@ -25,12 +27,14 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     entity: 'Link',
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
-      expression: 'NOT (#schema = :schema AND wordsCounted = :counted AND commentCounted = :comment)',
-      names: { '#schema': 'schema' },
+      expression: 'NOT (#schema = :schema AND wordsCounted = :counted AND (commentCounted = :comment OR attribute_not_exists(#comment)))',
+      names: { '#schema': 'schema', '#comment': 'comment' },
       values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED, ':comment': COMMENT_COUNTED },
     },
     async upgrade(item) {
-      const current = item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED && item.commentCounted === COMMENT_COUNTED;
+      // A link without a comment has none to count: its next change marks it.
+      const commented = item.comment !== undefined && item.comment !== null;
+      const current = item.schema === LINK_SCHEMA && item.wordsCounted === WORDS_COUNTED && (item.commentCounted === COMMENT_COUNTED || !commented);
       if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';
       // A migration that says it is done has finished every change it started, even one

@@ -46,6 +46,8 @@ export const WORD_ITEM_SHARE = 1.4;
 const WHOLE_LINK_SHARE = 0.24;
 /** A prefix that starts at most this many distinct words is read by merging their runs. */
 export const MAX_RUNS = 8;
+/** How many (account, word) costs of the distinct-comment counters a process remembers. */
+const KNOWN_COSTS = 4096;
 /** A filtered read's first page asks for this much more than the matches' share foretells. */
 const EXPECT_MARGIN = 1.25;
 
@@ -63,8 +65,8 @@ const sum = (cells: Record<string, number>, of: readonly Flags[]) => of.reduce((
 export class LinkWordCounts {
   /** Whether every link's word starts are counted: the migration has completed (never reverts). */
   #counted = false;
-  /** What reading each account's distinct-comment counters costs at least, as last read: a wide account's are not read again. */
-  readonly #commentsCost = new Map<number, number>();
+  /** What reading an account's distinct-comment counters under a word costs at least, as last read: a dear one is not read again. */
+  readonly #commentsCost = new Map<string, number>();
   /** Pages answered from creation order (gsi1) and from the merged runs of the prefix's words, for tests that check the paths are taken. */
   creationPages = 0;
   runPages = 0;
@@ -93,10 +95,13 @@ export class LinkWordCounts {
     const cells = await this.#cells(words.map((each) => linkCounts.prefix(accountId, countedStart(each))));
     const perRru = this.lists.plan.entriesPerRru;
     // The word items today's read would take: every one of the (rarest) counted start, any flags.
-    const prefixed = Math.min(...cells.map((starts) => sum(starts, ALL_FLAGS)));
+    const counts = cells.map((starts) => sum(starts, ALL_FLAGS));
+    const prefixed = Math.min(...counts);
     const byItems = prefixed / (perRru * WORD_ITEM_SHARE);
-    // One counted word: its counter. Otherwise the distinct comments, unless reading them costs more than the word items.
-    const matches = single ? sum(cells[0] ?? {}, flags) : await this.#commentMatches(accountId, words, flags, byItems);
+    // One counted word: its counter. Otherwise the distinct comments under the rarest word,
+    // unless reading them costs more than its word items.
+    const rarest = words[counts.indexOf(prefixed)] ?? word;
+    const matches = single ? sum(cells[0] ?? {}, flags) : await this.#commentMatches(accountId, words, rarest, flags, byItems);
     if (matches === undefined) return undefined;
     if (!single) this.commentTotals++;
     // A link found by its code or tracking code whose comment does not match counts too.
@@ -167,14 +172,22 @@ export class LinkWordCounts {
   }
 
   /**
-   * The distinct-comment counters' total, unless they cost more than `budget` read units:
-   * known from an earlier read by this process (their items are never deleted, so what
-   * they cost only grows), or found by reading them with that budget.
+   * The distinct-comment counters' total under `via`, unless they cost more than `budget`
+   * read units: known from an earlier read by this process (their items are never deleted,
+   * so what they cost only grows), or found by reading them with that budget.
    */
-  async #commentMatches(accountId: number, words: string[], flags: readonly Flags[], budget: number): Promise<number | undefined> {
-    if ((this.#commentsCost.get(accountId) ?? 0) > budget) return undefined;
-    const { total, cost } = await countCommentMatches(this.store, accountId, words, flags, budget);
-    this.#commentsCost.set(accountId, Math.max(cost, this.#commentsCost.get(accountId) ?? 0));
+  async #commentMatches(accountId: number, words: string[], via: string, flags: readonly Flags[], budget: number): Promise<number | undefined> {
+    const known = `${accountId} ${via}`;
+    if ((this.#commentsCost.get(known) ?? 0) > budget) return undefined;
+    const { total, cost } = await countCommentMatches(this.store, accountId, words, via, flags, budget);
+    // The most recent few thousand: a query word seen again soon finds its cost here.
+    const last = Math.max(cost, this.#commentsCost.get(known) ?? 0);
+    this.#commentsCost.delete(known);
+    this.#commentsCost.set(known, last);
+    for (const oldest of this.#commentsCost.keys()) {
+      if (this.#commentsCost.size <= KNOWN_COSTS) break;
+      this.#commentsCost.delete(oldest);
+    }
     return total;
   }
 

@@ -13,7 +13,7 @@ import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
-import { linkCounterAdds, linkCounts } from '../../shared/store/link-keys';
+import { COMMENT_COUNTED, linkCounterAdds, linkCounts } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { linkCreation } from '../../shared/store/links-repo';
@@ -211,10 +211,12 @@ describe('linkUpgrade', () => {
     );
     for (const [i, link] of links.slice(0, 5).entries()) {
       const { item, op } = linkCreation(link);
-      // The first three from before the word-start counters, the next two from before the distinct-comment counters only.
+      // The first three from before the word-start counters, the next two from before the distinct-comment counters under each word only.
       const words = i >= 3;
       if (!words) delete item.wordsCounted;
-      delete item.commentCounted;
+      // The fifth from the version with one distinct-comment counter per comment, which is no longer read.
+      if (i === 4) item.commentCounted = 1;
+      else delete item.commentCounted;
       const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, { words, comment: false }) });
       await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...item, ...marked.set } }));
       await counted.finish(keys.link(link.id), marked);
@@ -245,7 +247,8 @@ describe('linkUpgrade', () => {
     // Assess: the same answers as before the migration and as the reference, now from the counters
     expect([first.completed, second.completed, second.upgraded]).toEqual([true, true, 0]);
     const marked = await Promise.all(links.map(async (link) => [(await stored(link.id)).wordsCounted, (await stored(link.id)).commentCounted]));
-    expect(marked).toEqual(links.map(() => [1, 1]));
+    // The fourth has no comment to count, and its word starts were counted: it is passed over, unmarked.
+    expect(marked).toEqual(links.map((link) => [1, link.id === 2003 ? undefined : COMMENT_COUNTED]));
     for (const [i, query] of asked.entries()) {
       const answer = await service().list(account, query);
       expect({ query, answer }).toEqual({ query, answer: listLinks(links, query) });
@@ -257,11 +260,11 @@ describe('linkUpgrade', () => {
     reached.mockRestore();
     // Several words and a word past 12 characters took their totals from the distinct-comment counters.
     expect(commentTotals).toBeGreaterThan(0);
-    const [sale, salt] = await counted.read(
-      [linkCounts.comment(account.id, 'sale summer'), linkCounts.comment(account.id, 'sale salt summer')],
-      true,
-    );
-    expect([sale, salt]).toEqual([{ S0M1: 1 }, { S1M1: 1 }]);
+    const filed = (normalised: string) => normalised.split(' ').map((word) => linkCounts.comment(account.id, word, normalised));
+    const [sale, summer, salt, ...saltOthers] = await counted.read([...filed('sale summer'), ...filed('sale salt summer')], true);
+    expect([sale, summer, salt, ...saltOthers]).toEqual([{ S0M1: 1 }, { S0M1: 1 }, { S1M1: 1 }, { S1M1: 1 }, { S1M1: 1 }]);
+    // The link counted under the earlier layout ('sa 2026') is counted under each of its words, once.
+    expect(await counted.read(filed('2026 sa'), true)).toEqual([{ S1M1: 1 }, { S1M1: 1 }]);
     const [sa, sum] = await counted.read([linkCounts.prefix(account.id, 'sa'), linkCounts.prefix(account.id, 'sum')], true);
     expect(sa).toEqual({ S1M1: 2, S0M1: 2 });
     expect(sum).toEqual({ S1M1: 2, S0M1: 1 });
