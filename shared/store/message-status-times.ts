@@ -117,10 +117,11 @@ export class MessageStatusTimes {
       for (const { message, state } of await messagesOfEntries(this.store, pending)) if (matches(message, state)) found.push(message);
       pending = [];
     };
-    const range = messageRanges.statusCreated(accountId, status, undefined, to);
+    // Most of a range's updates come soon after their messages' creation: first ask for about the page.
+    const range = { ...messageRanges.statusCreated(accountId, status, undefined, to), expect: Math.ceil(keepBest * 1.25) + 1 };
     for await (const entry of scanRanges(this.store, [range], false)) {
       pending.push(entry);
-      if (pending.length < Math.min(100, keepBest)) continue;
+      if (pending.length < Math.min(100, keepBest - found.length)) continue;
       await check();
       if (found.length >= Math.min(keepBest, total)) break;
     }
