@@ -144,7 +144,7 @@ export const messageRanges = {
   statusCreated: (accountId: number, status: MessageStatus, from?: Date, to?: Date) => ({
     index: 'gsi10',
     pk: accountMessages(accountId),
-    ...(from || to ? bounds(`ST#${status}#`, from ?? new Date(0), to) : { sk: { beginsWith: `ST#${status}#` } }),
+    ...bounds(`ST#${status}#`, from ?? new Date(0), to),
   }),
   /** Every message in creation order through gsi11 (its partitions merged; `sk` as gsi1's range, whose sort key is the same). */
   byCreation: (accountId: number, sk?: IndexRange['sk']): IndexRange[] =>

@@ -1,10 +1,10 @@
-import { type MessageListing, type MessageQuery, matchingMessage } from '../domain/message-listing';
+import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage } from '../domain/message-listing';
 import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
-import { countRanges, type Entry, readPage, scanRanges } from './index-reader';
+import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { messageCounters, messageRanges } from './message-keys';
 import { earliest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
@@ -33,9 +33,12 @@ export type StatusTimePage = { listing: MessageListing; way: 'created' | 'creati
 /** The range kind a query of a status and one time range has: C created, U status updated. */
 export function statusWithTime(query: MessageQuery): 'C' | 'U' | undefined {
   if (query.status === undefined || query.sort.length > 0) return undefined;
-  if (onlyCriteria(query, ['status', 'campaignCreatedFrom', 'campaignCreatedTo']))
-    return query.campaignCreatedFrom || query.campaignCreatedTo ? 'C' : undefined;
-  if (onlyCriteria(query, ['status', 'statusUpdateFrom', 'statusUpdateTo'])) return query.statusUpdateFrom || query.statusUpdateTo ? 'U' : undefined;
+  for (const [kind, name] of [
+    ['C', 'campaignCreated'],
+    ['U', 'statusUpdate'],
+  ] as const) {
+    if (query[`${name}From`] || query[`${name}To`]) return onlyCriteria(query, ['status', `${name}From`, `${name}To`]) ? kind : undefined;
+  }
   return undefined;
 }
 
@@ -76,57 +79,50 @@ export class MessageStatusTimes {
 
   /** Exact: whole hours from the day items' cells of the status, the edges from an index. */
   #total(accountId: number, kind: 'C' | 'U', status: MessageStatus, from?: Date, to?: Date): Promise<number> {
-    const countEdge = async (edgeFrom: Date, edgeTo: Date) => {
-      if (kind === 'C') return countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)]);
-      // Status is not on gsi4's entries: the part of an hour's updates is checked on its messages.
-      let count = 0;
-      let pending: Entry[] = [];
-      const check = async () => {
-        for (const { message } of await messagesOfEntries(this.store, pending)) if (message.status === status) count++;
-        pending = [];
-      };
-      for await (const entry of scanRanges(this.store, [messageRanges.statusUpdate(accountId, edgeFrom, edgeTo)], true)) {
-        pending.push(entry);
-        if (pending.length === 100) await check();
-      }
-      await check();
-      return count;
-    };
     return countByHours(this.counted, {
       pk: messageCounters.all(accountId).pk,
       daySk: (day) => messageCounters.day(accountId, kind, day).sk,
       cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
       ...(from && { from }),
       ...(to && { to }),
-      countEdge,
+      countEdge: async (edgeFrom, edgeTo) =>
+        kind === 'C'
+          ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
+          : // Status is not on gsi4's entries: the part of an hour's updates is checked on its messages.
+            (await this.#checked(messageRanges.statusUpdate(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
     });
   }
 
   /**
+   * The messages of the range's entries (ascending, unless `expect` says how many to ask
+   * first: then descending), read 100 per BatchGetItem or what is still wanted, that `keep`
+   * passes, until `wanted` are found.
+   */
+  async #checked(range: IndexRange, keep: (message: Message, state: CampaignState) => boolean, wanted: number): Promise<Message[]> {
+    const found: Message[] = [];
+    let pending: Entry[] = [];
+    for await (const entry of scanRanges(this.store, [range], range.expect === undefined)) {
+      pending.push(entry);
+      if (pending.length < Math.min(100, wanted - found.length)) continue;
+      for (const { message, state } of await messagesOfEntries(this.store, pending)) if (keep(message, state)) found.push(message);
+      pending = [];
+      if (found.length >= wanted) return found;
+    }
+    for (const { message, state } of await messagesOfEntries(this.store, pending)) if (keep(message, state)) found.push(message);
+    return found;
+  }
+
+  /**
    * The status's messages created up to the range's end, newest first from gsi10, each read
-   * (100 per BatchGetItem) and kept when updated in the range, until `keepBest` are found or
-   * the total says every match has been: in proportion to the status's messages created
-   * since the oldest match on the page, never more than the status's.
+   * and kept when updated in the range, until `keepBest` are found or the total says every
+   * match has been: in proportion to the status's messages created since the oldest match
+   * on the page, never more than the status's.
    */
   async #updatedByStatus(accountId: number, query: MessageQuery, status: MessageStatus, total: number, keepBest: number, offset: number) {
     const to = earliest(query.statusUpdateTo, query.campaignCreatedTo);
-    const matches = matchingMessage(query);
-    const found: Message[] = [];
-    let pending: Entry[] = [];
-    const check = async () => {
-      for (const { message, state } of await messagesOfEntries(this.store, pending)) if (matches(message, state)) found.push(message);
-      pending = [];
-    };
     // Most of a range's updates come soon after their messages' creation: first ask for about the page.
     const range = { ...messageRanges.statusCreated(accountId, status, undefined, to), expect: Math.ceil(keepBest * 1.25) + 1 };
-    for await (const entry of scanRanges(this.store, [range], false)) {
-      pending.push(entry);
-      if (pending.length < Math.min(100, keepBest - found.length)) continue;
-      await check();
-      if (found.length >= Math.min(keepBest, total)) break;
-    }
-    await check();
-    return found.slice(offset, keepBest);
+    return (await this.#checked(range, matchingMessage(query), Math.min(keepBest, total))).slice(offset, keepBest);
   }
 
   async #complete(): Promise<boolean> {
