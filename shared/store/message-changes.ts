@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../domain/campaigns';
 import type { CampaignState } from '../domain/message-listing';
+import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
@@ -28,6 +29,7 @@ const GUARDED = [
   'textCounted',
   'toCounted',
   'combosCounted',
+  'statusHoursCounted',
 ] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
@@ -93,12 +95,18 @@ export class MessageChanges {
     const changes = { ...asked, ...timesNotBeforeCreation({ ...item, ...asked }) };
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
-    const counted = { text: current && item.textCounted === 1, to: current && item.toCounted === 1, combos: current && item.combosCounted === 1 };
+    const counted = {
+      text: current && item.textCounted === 1,
+      to: current && item.toCounted === 1,
+      combos: current && item.combosCounted === 1,
+      statusHours: current && item.statusHoursCounted === 1,
+    };
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
     if (!counted.text) sets.textCounted = 1;
     if (!counted.to) sets.toCounted = 1;
     if (!counted.combos) sets.combosCounted = 1;
+    if (!counted.statusHours) sets.statusHoursCounted = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -196,6 +204,7 @@ export function messageCreation(created: Message, campaign: CampaignState): { it
     textCounted: 1,
     toCounted: 1,
     combosCounted: 1,
+    statusHoursCounted: 1,
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -221,16 +230,17 @@ function keyFields(item: Item): MessageKeyFields {
 /**
  * The counter additions that take a message from `before` (absent: not counted yet) to
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
- * last updated in on the per-day items, its cells of status, campaign status and sender
- * combined (comboCells), its text's counter and its number's (`counted` says which of
- * those three `before` is in already). A message's text and number are set at creation,
+ * last updated in on the per-day items (for the hours created and last updated in, also
+ * the hour's cell of its status), its cells of status, campaign status and sender combined
+ * (comboCells), its text's counter and its number's (`counted` says which of those four
+ * `before` is in already). A message's text and number are set at creation,
  * so only a creation, or the one change that first counts a message written before those
  * counters, writes them.
  */
 export function countsOf(
   before: MessageKeyFields | undefined,
   after: MessageKeyFields,
-  counted = { text: before !== undefined, to: before !== undefined, combos: before !== undefined },
+  counted = { text: before !== undefined, to: before !== undefined, combos: before !== undefined, statusHours: before !== undefined },
 ): CounterAdd[] {
   const adds = new Map<string, CounterAdd>();
   const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
@@ -245,15 +255,25 @@ export function countsOf(
   for (const cell of messageCells(after)) add(all, cell, 1);
   if (before && counted.combos) for (const { key, cells } of comboCells(before)) for (const cell of cells) add(key, cell, -1);
   for (const { key, cells } of comboCells(after)) for (const cell of cells) add(key, cell, 1);
-  const hourly = (kind: 'C' | 'S' | 'U', instant: string | null, n: number) => {
-    if (instant) add(messageCounters.day(account, kind, instant.slice(0, 10)), messageCounters.hourCell(instant.slice(11, 13)), n);
+  const hourly = (kind: 'C' | 'S' | 'U', instant: string | null, n: number, status?: MessageStatus) => {
+    if (!instant) return;
+    const day = messageCounters.day(account, kind, instant.slice(0, 10));
+    const hour = instant.slice(11, 13);
+    add(day, status ? messageCounters.hourStatusCell(hour, status) : messageCounters.hourCell(hour), n);
   };
   if (before) {
     hourly('S', before.startSendAt, -1);
     hourly('U', before.statusUpdatedAt, -1);
+    if (counted.statusHours) {
+      hourly('C', before.createdAt, -1, before.status);
+      hourly('U', before.statusUpdatedAt, -1, before.status);
+    }
   } else hourly('C', after.createdAt, 1);
   hourly('S', after.startSendAt, 1);
   hourly('U', after.statusUpdatedAt, 1);
+  // Status with a creation or status time range (message-status-times.ts): a status change moves them within the day items.
+  hourly('C', after.createdAt, 1, after.status);
+  hourly('U', after.statusUpdatedAt, 1, after.status);
   if (!counted.text) add(messageCounters.text(account, after.text), 'all', 1);
   if (!counted.to) for (const { key, cell } of numberCells(account, after.to)) add(key, cell, 1);
   const counters: CounterAdd[] = [];

@@ -140,6 +140,12 @@ export const messageRanges = {
     pk: accountMessages(accountId),
     sk: { beginsWith: status === undefined ? 'ST#' : `ST#${status}#` },
   }),
+  /** A status's messages created in [from, to] (either may be open): gsi10's keys are the status, then `tail`. */
+  statusCreated: (accountId: number, status: MessageStatus, from?: Date, to?: Date) => ({
+    index: 'gsi10',
+    pk: accountMessages(accountId),
+    ...bounds(`ST#${status}#`, from ?? new Date(0), to),
+  }),
   /** Every message in creation order through gsi11 (its partitions merged; `sk` as gsi1's range, whose sort key is the same). */
   byCreation: (accountId: number, sk?: IndexRange['sk']): IndexRange[] =>
     CAMPAIGN_STATUSES.flatMap((status) =>
@@ -196,6 +202,8 @@ export const messageCounters = {
   /** Per UTC day: C created, S sent (startSendAt), U status updated. */
   day: (accountId: number, kind: 'C' | 'S' | 'U', day: string): Key => keys.counts(accountId, `MESSAGES#${kind}#${day}`),
   hourCell: (hour: string) => `h${hour}`,
+  /** The hour's cell of one status, on the C and U day items (messages created, or last updated, in it with that status now). */
+  hourStatusCell: (hour: string, status: MessageStatus) => `h${hour}#st#${status}`,
   /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
   /** Per sender: its messages by status, by campaign status and by both (comboCells). */

@@ -26,6 +26,7 @@ import {
   textDriver,
 } from './message-list-entries';
 import { MessageRecipients, toAlone, toDriver } from './message-recipients';
+import { MessageStatusTimes, statusWithTime } from './message-status-times';
 import { MessageTimeRanges } from './message-time-ranges';
 
 /**
@@ -52,6 +53,7 @@ export class IndexedMessageLists implements MessageLists {
     readonly timeRanges = new MessageTimeRanges(store),
     readonly recipients = new MessageRecipients(store, counted),
     readonly combinations = new MessageCombinations(store, counted),
+    readonly statusTimes = new MessageStatusTimes(store, counted, timeRanges),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
@@ -83,6 +85,9 @@ export class IndexedMessageLists implements MessageLists {
     // Status, campaign status and sender: the combination's total from its cells, the page driven by them (message-combos.ts).
     const combined = combinationOnly(query) ? await this.combinations.page(accountId, query, offset, pageSize) : undefined;
     if (combined && 'listing' in combined) return combined.listing;
+    // Status with a creation or status time range: the total from the hourly cells per status (message-status-times.ts).
+    const statusTimed = statusWithTime(query) ? await this.statusTimes.page(accountId, query, offset, pageSize) : undefined;
+    if (statusTimed) return statusTimed.listing;
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // A sending or status time range in creation order: creation order read backward from its end (message-time-ranges.ts).
     if (sort.length === 0 && drivers.length === 1 && only?.total && (only.covers === 'startSend' || only.covers === 'statusUpdate')) {

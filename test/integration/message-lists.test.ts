@@ -9,6 +9,7 @@ import { MessageChanges } from '../../shared/store/message-changes';
 import { MessageCombinations } from '../../shared/store/message-combos';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { MessageRecipients } from '../../shared/store/message-recipients';
+import { MessageStatusTimes } from '../../shared/store/message-status-times';
 import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
@@ -33,6 +34,8 @@ let timeRangePages = 0;
 const toPages = { creationOrder: 0, matches: 0 };
 /** Status, campaign status and sender combined: pages by the way they were read, and totals left to reading the matches whole. */
 const comboPages = new Map<string, number>();
+/** Status with a creation or status time range: pages by the way they were read. */
+const statusTimePages = new Map<string, number>();
 let nextAccount = 1;
 let nextId = 1;
 
@@ -64,7 +67,14 @@ beforeAll(async () => {
     if (way) comboPages.set(way, (comboPages.get(way) ?? 0) + 1);
     return answered;
   };
-  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients, combinations);
+  const statusTimes = new MessageStatusTimes(store, changes.counted, timeRanges);
+  const statusTimePage = statusTimes.page.bind(statusTimes);
+  statusTimes.page = async (...args) => {
+    const answered = await statusTimePage(...args);
+    if (answered) statusTimePages.set(answered.way, (statusTimePages.get(answered.way) ?? 0) + 1);
+    return answered;
+  };
+  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients, combinations, statusTimes);
   farLists = new IndexedMessageLists(store, changes.counted, -Infinity);
 });
 afterAll(() => close());
@@ -176,6 +186,26 @@ const COMBINATIONS: (Pick<MessageQuery, 'status' | 'campaignStatus' | 'from'> & 
   { campaignStatus: 'DONE', sort: [{ field: 'campaignId', direction: 'DESC' }] },
 ];
 
+/** Status with a creation or status time range: common, rare and absent statuses; whole hours, partial ones at the edges, open ends. */
+const STATUS_TIMES: MessageQuery[] = (['DELIVRD', 'UNDELIV', 'EXPIRED', 'NEW'] as const).flatMap((status) =>
+  ['campaignCreated', 'statusUpdate'].flatMap((name) =>
+    [
+      [at(-10), at(100_000)],
+      [at(37), at(1000)],
+      [at(540), undefined],
+      [undefined, at(300)],
+    ].flatMap(([from, to]) =>
+      [0, 1].map((currentPage) => ({
+        status,
+        ...(from && { [`${name}From`]: from }),
+        ...(to && { [`${name}To`]: to }),
+        sort: [],
+        pagination: { pageSize: 25 as const, currentPage },
+      })),
+    ),
+  ),
+);
+
 const instant = fc.integer({ min: -10, max: 1900 }).map(at);
 
 /** A query; its campaign ids are positions among the run's messages, some past the last (no such campaign). */
@@ -284,7 +314,8 @@ describe('Message/List from the indexes', () => {
               Object.keys(criteria),
             ]),
           );
-          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries, ...comboQueries]) {
+          const statusTimeQueries = STATUS_TIMES.map((query): [MessageQuery, string[]] => [query, Object.keys(query)]);
+          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries, ...comboQueries, ...statusTimeQueries]) {
             const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
             for (const accountId of accounts) {
               const expected = listMessages(
@@ -315,5 +346,10 @@ describe('Message/List from the indexes', () => {
     // And status, campaign status and sender combined read from each index that can drive them, and from their matches whole.
     const ways = ['creation', 'status', 'campaignStatus', 'sort', 'matches'];
     expect(Object.fromEntries(ways.map((way) => [way, (comboPages.get(way) ?? 0) > 0]))).toEqual(Object.fromEntries(ways.map((way) => [way, true])));
+    // And status with a time range: created in it from gsi10's key range, updated in it through creation order and through the status's entries.
+    const timed = ['created', 'creation', 'status'];
+    expect(Object.fromEntries(timed.map((way) => [way, (statusTimePages.get(way) ?? 0) > 0]))).toEqual(
+      Object.fromEntries(timed.map((way) => [way, true])),
+    );
   }, 300_000);
 });

@@ -1,0 +1,132 @@
+import { type CampaignState, type MessageListing, type MessageQuery, matchingMessage } from '../domain/message-listing';
+import type { MessageStatus } from '../domain/message-status';
+import type { Message } from '../domain/messages';
+import type { Store } from './client';
+import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
+import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
+import { messageCounters, messageRanges } from './message-keys';
+import { earliest, messagesOfEntries, onlyCriteria } from './message-list-entries';
+import type { MessageTimeRanges } from './message-time-ranges';
+import { migrationCompleted } from './migration-progress';
+
+/**
+ * `status` with a campaignCreateTs or a statusUpdateTs range, nothing else, in the default
+ * order (docs/data-model.md §4.4, 8). The total is exact from the hourly cells per status of
+ * the C and U day items (`h<HH>#st#<status>`, §5.1), the partial hours at the edges counted
+ * from an index. The page:
+ * - created in a range: gsi10's keys are the status then the creation time, so the range is
+ *   a key condition of the status's partition range: the page, from the nearer end;
+ * - updated in a range: the messages of that status created before the range's end, newest
+ *   first (a status time is never before its creation, message-changes.ts), each checked on
+ *   the message: from gsi1 (whole messages, MessageTimeRanges) where the status is common,
+ *   from gsi10 (the status's own entries, the message read for its time) where it is rare.
+ * Until the migration has counted every message written before those cells
+ * (`statusHoursCounted`, migrationCompleted), the caller answers as before.
+ */
+
+/** A status this share of the account or more is read through gsi1's whole messages (~6 entries' cost each) rather than gsi10 and a message read (~17). */
+const COMMON_SHARE = 6 / 17;
+
+export type StatusTimePage = { listing: MessageListing; way: 'created' | 'creation' | 'status' };
+
+/** The range kind a query of a status and one time range has: C created, U status updated. */
+export function statusWithTime(query: MessageQuery): 'C' | 'U' | undefined {
+  if (query.status === undefined || query.sort.length > 0) return undefined;
+  for (const [kind, name] of [
+    ['C', 'campaignCreated'],
+    ['U', 'statusUpdate'],
+  ] as const) {
+    if (query[`${name}From`] || query[`${name}To`]) return onlyCriteria(query, ['status', `${name}From`, `${name}To`]) ? kind : undefined;
+  }
+  return undefined;
+}
+
+export class MessageStatusTimes {
+  /** Whether every message is in the hourly cells per status: the migration has completed (never reverts). */
+  #countsComplete = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly counted: CountedWrites,
+    private readonly timeRanges: MessageTimeRanges,
+  ) {}
+
+  /** The page and its total, or undefined when the query is not of this kind or the cells are not complete yet. */
+  async page(accountId: number, query: MessageQuery, offset: number, pageSize: number): Promise<StatusTimePage | undefined> {
+    const kind = statusWithTime(query);
+    const status = query.status;
+    if (!kind || status === undefined || !(await this.#complete())) return undefined;
+    const from = kind === 'C' ? query.campaignCreatedFrom : query.statusUpdateFrom;
+    const to = kind === 'C' ? query.campaignCreatedTo : query.statusUpdateTo;
+    const total = await this.#total(accountId, kind, status, from, to);
+    const take = Math.min(pageSize, total - offset);
+    if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: kind === 'C' ? 'created' : 'status' };
+    const listing = (messages: Message[]): MessageListing => ({ items: messages.map((message) => ({ message })), totalItemCount: total });
+    if (kind === 'C') {
+      const range = messageRanges.statusCreated(accountId, status, from, to);
+      const entries = await readPage(this.store, [range], { forward: false, offset, take, total });
+      return { listing: listing((await messagesOfEntries(this.store, entries)).map(({ message }) => message)), way: 'created' };
+    }
+    const [counts] = await this.counted.read([messageCounters.all(accountId)], true);
+    const share = (counts?.[`st#${status}`] ?? 0) / Math.max(1, counts?.all ?? 0);
+    if (share >= COMMON_SHARE) {
+      const page = await this.timeRanges.page(accountId, query, total, offset, take);
+      if (page) return { listing: listing(page), way: 'creation' };
+    }
+    return { listing: listing(await this.#updatedByStatus(accountId, query, status, total, offset + take, offset)), way: 'status' };
+  }
+
+  /** Exact: whole hours from the day items' cells of the status, the edges from an index. */
+  #total(accountId: number, kind: 'C' | 'U', status: MessageStatus, from?: Date, to?: Date): Promise<number> {
+    return countByHours(this.counted, {
+      pk: messageCounters.all(accountId).pk,
+      daySk: (day) => messageCounters.day(accountId, kind, day).sk,
+      cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
+      ...(from && { from }),
+      ...(to && { to }),
+      countEdge: async (edgeFrom, edgeTo) =>
+        kind === 'C'
+          ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
+          : // Status is not on gsi4's entries: the part of an hour's updates is checked on its messages.
+            (await this.#checked(messageRanges.statusUpdate(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
+    });
+  }
+
+  /**
+   * The messages of the range's entries (ascending, unless `expect` says how many to ask
+   * first: then descending), read 100 per BatchGetItem or what is still wanted, that `keep`
+   * passes, until `wanted` are found.
+   */
+  async #checked(range: IndexRange, keep: (message: Message, state: CampaignState) => boolean, wanted: number): Promise<Message[]> {
+    const found: Message[] = [];
+    let pending: Entry[] = [];
+    for await (const entry of scanRanges(this.store, [range], range.expect === undefined)) {
+      pending.push(entry);
+      if (pending.length < Math.min(100, wanted - found.length)) continue;
+      for (const { message, state } of await messagesOfEntries(this.store, pending)) if (keep(message, state)) found.push(message);
+      pending = [];
+      if (found.length >= wanted) return found;
+    }
+    for (const { message, state } of await messagesOfEntries(this.store, pending)) if (keep(message, state)) found.push(message);
+    return found;
+  }
+
+  /**
+   * The status's messages created up to the range's end, newest first from gsi10, each read
+   * and kept when updated in the range, until `keepBest` are found or the total says every
+   * match has been: in proportion to the status's messages created since the oldest match
+   * on the page, never more than the status's.
+   */
+  async #updatedByStatus(accountId: number, query: MessageQuery, status: MessageStatus, total: number, keepBest: number, offset: number) {
+    const to = earliest(query.statusUpdateTo, query.campaignCreatedTo);
+    // Most of a range's updates come soon after their messages' creation: first ask for about the page.
+    const range = { ...messageRanges.statusCreated(accountId, status, undefined, to), expect: Math.ceil(keepBest * 1.25) + 1 };
+    return (await this.#checked(range, matchingMessage(query), Math.min(keepBest, total))).slice(offset, keepBest);
+  }
+
+  async #complete(): Promise<boolean> {
+    this.#countsComplete ||= await migrationCompleted(this.store);
+    return this.#countsComplete;
+  }
+}

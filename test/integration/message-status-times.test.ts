@@ -1,0 +1,229 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { type CampaignState, listMessages, type MessageQuery } from '../../shared/domain/message-listing';
+import type { Message } from '../../shared/domain/messages';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { CountedWrites } from '../../shared/store/counted-writes';
+import { keys } from '../../shared/store/keys';
+import { MessageChanges, messageCreation } from '../../shared/store/message-changes';
+import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { messageUpgrade } from '../../shared/store/message-migration';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { migrate } from '../../shared/store/migration';
+import { createCampaignOf } from '../support/before-text-counts';
+import { crashingStore } from '../support/crashing-store';
+import { startTestStore } from '../support/dynamo';
+import { aMessage } from '../support/fixtures';
+
+/**
+ * Message/List with a status and a campaignCreateTs or statusUpdateTs range: totals from the
+ * hourly cells per status that counted changes keep on the C and U day items, exact after a
+ * crash at any write once the sweep has run, and after `admin migrate` has counted the
+ * messages written before those cells; pages at about the page's cost.
+ */
+let store: Store;
+let close: () => Promise<void>;
+
+beforeEach(async () => {
+  ({ store, close } = await startTestStore());
+});
+afterEach(() => close());
+
+const counted = (on: Store) => new CountedWrites(on, () => ulid());
+const repositories = (on: Store) => {
+  const changes = new MessageChanges(on, counted(on));
+  return { campaigns: new CampaignsRepository(on, changes), messages: new MessagesRepository(on, changes) };
+};
+const T0 = Date.parse('2026-11-20T10:00:00.000Z');
+const MINUTE = 60_000;
+const at = (minutes: number) => new Date(T0 + minutes * MINUTE);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const page = (criteria: Partial<MessageQuery>, currentPage = 0): MessageQuery => ({
+  ...criteria,
+  sort: [],
+  pagination: { pageSize: 25, currentPage },
+});
+
+/** Message `id`, created `id` minutes after T0, its status (if past NEW) reported 20 minutes later. */
+function newMessage(id: number, accountId: number, status: Message['status']): Message {
+  const sent = status !== 'NEW';
+  return aMessage({
+    id,
+    campaignId: id,
+    accountId,
+    status,
+    to: `4477009${String(id).padStart(5, '0')}`,
+    createdAt: at(id).toISOString(),
+    startSendAt: sent ? at(id).toISOString() : null,
+    statusUpdatedAt: sent ? at(id + 20).toISOString() : null,
+  });
+}
+
+async function send(message: Message, on = store): Promise<void> {
+  await createCampaignOf(store, message);
+  await repositories(on).messages.create(message, { status: 'NEW', deferred: false });
+}
+
+/** A message as the version before the hourly cells per status wrote it: counted in everything else, not in those, without `statusHoursCounted`. */
+async function sendBeforeStatusHours(message: Message): Promise<void> {
+  await createCampaignOf(store, message);
+  const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
+  const { statusHoursCounted: _, ...before } = item;
+  const counters = op.counters
+    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([cell]) => !/^h\d\d#st#/.test(cell))) }))
+    .filter(({ add }) => Object.keys(add).length > 0);
+  const writes = counted(store);
+  const marked = writes.mark({ counters });
+  await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...before, ...marked.set } }));
+  await writes.finish(keys.message(message.id), marked);
+}
+
+/** What the rule says of the account's messages as stored now. */
+async function expected(accountId: number, ids: number[], query: MessageQuery) {
+  const { messages, campaigns } = repositories(store);
+  const stored = (await messages.getMany(ids)).filter((message) => message.accountId === accountId);
+  const states = new Map<number, CampaignState>(
+    (await campaigns.getMany(ids)).map((c) => [c.id, { status: c.status, deferred: c.deferredTo !== null }]),
+  );
+  return listMessages(stored, states, query);
+}
+
+/** Each status with each range kind: whole hours, partial ones, open ends. */
+function statusTimeQueries(statuses: Message['status'][]): MessageQuery[] {
+  const ranges: [Date | undefined, Date | undefined][] = [
+    [at(-60), at(600)],
+    [at(7), at(95)],
+    [at(30), undefined],
+    [undefined, at(61)],
+  ];
+  return statuses.flatMap((status) =>
+    ['campaignCreated', 'statusUpdate'].flatMap((name) =>
+      ranges.map(([from, to]) => page({ status, ...(from && { [`${name}From`]: from }), ...(to && { [`${name}To`]: to }) })),
+    ),
+  );
+}
+
+describe('status and time totals kept by counted changes', () => {
+  it('are exact after a creation or a status move stopped after any of its writes, once the sweep finishes it', async () => {
+    for (let writes = 1; ; writes++) {
+      // Prepare
+      await close();
+      ({ store, close } = await startTestStore());
+      await send(newMessage(1, 7, 'DELIVRD'));
+      await send(newMessage(70, 7, 'UNDELIV'));
+      const crashing = crashingStore(store, writes);
+
+      // Act: a third message's creation, claim, acceptance and report stop after `writes` writes; the sweep runs.
+      await (async () => {
+        const { messages } = repositories(crashing);
+        await send(newMessage(40, 7, 'NEW'), crashing);
+        await messages.claimForSend(40, at(41));
+        await messages.markAccepted(40, 'sim', 'g40', at(41));
+        await messages.applyStatus(40, 'DELIVRD', at(100));
+      })().catch(() => undefined);
+      await crashing.landed();
+      const later = () => new Date(Date.now() + 60_000);
+      await new CountedWrites(store, () => ulid(later().getTime()), { clock: later }).recover(60_000);
+
+      // Assess: every total is the rule's over the messages as they stand, and comes from the cells.
+      const lists = new IndexedMessageLists(store, counted(store));
+      for (const query of statusTimeQueries(['NEW', 'ENQUEUD', 'ACCEPTD', 'DELIVRD', 'UNDELIV'])) {
+        const want = await expected(7, [1, 40, 70], query);
+        expect([writes, query, await lists.list(7, query)]).toEqual([writes, query, want]);
+        expect([writes, query, await lists.statusTimes.page(7, query, 0, 25)]).toMatchObject([
+          writes,
+          query,
+          { listing: { totalItemCount: want.totalItemCount } },
+        ]);
+      }
+      if (!crashing.crashed()) break;
+    }
+  }, 300_000);
+});
+
+describe('admin migrate and the status and time totals', () => {
+  it('counts every message written before the cells once, and they are relied on only once the migration has completed', async () => {
+    // Prepare: a table upgraded from the version before the cells, its migration not yet run.
+    const ids = range(1, 30);
+    const statusOf = (id: number): Message['status'] => (id % 4 === 0 ? 'UNDELIV' : id % 5 === 0 ? 'NEW' : 'DELIVRD');
+    for (const id of ids) {
+      if (id <= 6) await send(newMessage(id * 4, 9, statusOf(id)));
+      else await sendBeforeStatusHours(newMessage(id * 4, 9, statusOf(id)));
+    }
+    await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: keys.migration() }));
+    // A change by this version counts the message it changes (and the migration then skips it).
+    await repositories(store).messages.applyStatus(40, 'EXPIRED', at(130));
+    const stored = ids.map((id) => id * 4);
+    const queries = statusTimeQueries(['DELIVRD', 'UNDELIV', 'EXPIRED', 'NEW']);
+    const answers = () => new IndexedMessageLists(store, counted(store));
+    // Not yet: without the migration's counts, the matches are read and counted.
+    for (const query of queries) expect([query, await answers().list(9, query)]).toEqual([query, await expected(9, stored, query)]);
+    expect(await answers().statusTimes.page(9, page({ status: 'DELIVRD', statusUpdateFrom: at(0) }), 0, 25)).toBeUndefined();
+    const upgrades = [messageUpgrade(store, counted(store))];
+
+    // Act
+    const first = await migrate(store, upgrades);
+    const second = await migrate(store, upgrades);
+
+    // Assess: the 24 written before, but the one changed since, upgraded once; every query as the rule says, from the cells.
+    expect([first.completed, first.upgraded, second.completed, second.upgraded]).toEqual([true, 23, true, 0]);
+    const afterwards = answers();
+    for (const query of queries) {
+      const want = await expected(9, stored, query);
+      expect([query, await afterwards.list(9, query)]).toEqual([query, want]);
+      expect([query, await afterwards.statusTimes.page(9, query, 0, 25)]).toMatchObject([
+        query,
+        { listing: { totalItemCount: want.totalItemCount } },
+      ]);
+    }
+  }, 180_000);
+});
+
+describe('pages of a status in a time range', () => {
+  /** Index entries the list calls get back, and messages they read by BatchGetItem. */
+  function observe(on: Store): { entries: number; messages: number } {
+    const seen = { entries: 0, messages: 0 };
+    on.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
+        if (String(context.commandName).startsWith('BatchGet')) {
+          const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
+          seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
+        }
+        return result;
+      },
+      { step: 'initialize', name: 'observeListReads' },
+    );
+    return seen;
+  }
+
+  it('read about the page, not every match of the narrower criterion', async () => {
+    // Prepare: 400 messages over nearly seven hours, every fourth undelivered, each reported 20 minutes after its creation.
+    const ids = range(1, 400);
+    for (const id of ids) await send(newMessage(id, 5, id % 4 === 0 ? 'UNDELIV' : 'DELIVRD'));
+    const lists = new IndexedMessageLists(store, counted(store));
+    const seen = observe(store);
+    // Whole hours: the totals come from the cells alone; the counters' BatchGetItem reads one item. Driving from the
+    // narrower criterion read every message of the range (240 created, 180 updated) to check it and count it.
+    const cases: [Partial<MessageQuery>, number, { entries: number; messages: number }][] = [
+      [{ status: 'DELIVRD', campaignCreatedFrom: at(120), campaignCreatedTo: at(360 - 1 / MINUTE) }, 180, { entries: 35, messages: 25 }],
+      [{ status: 'DELIVRD', statusUpdateFrom: at(240), statusUpdateTo: at(420 - 1 / MINUTE) }, 135, { entries: 110, messages: 1 }],
+      [{ status: 'UNDELIV', statusUpdateFrom: at(240), statusUpdateTo: at(420 - 1 / MINUTE) }, 45, { entries: 110, messages: 30 }],
+    ];
+    for (const [criteria, total, most] of cases) {
+      // Act
+      seen.entries = 0;
+      seen.messages = 0;
+      const query = page(criteria);
+      const listed = await lists.list(5, query);
+      const reads = { ...seen };
+
+      // Assess
+      expect(listed).toEqual(await expected(5, ids, query));
+      expect([criteria, listed.totalItemCount, listed.items.length]).toEqual([criteria, total, 25]);
+      expect([criteria, reads.entries <= most.entries, reads.messages <= most.messages]).toEqual([criteria, true, true]);
+    }
+  }, 120_000);
+});
