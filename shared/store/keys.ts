@@ -101,7 +101,8 @@ export const keys = {
    * v6: counts messages by status × campaign status, and per sender, so combinations of
    * those criteria take their totals from counters.
    * v7: files each distinct comment's counter under each of its words, so several comment
-   * words take their totals from the comments having the rarest one.
+   * words take their totals from the comments having the rarest one; counts messages by
+   * status in the hourly cells of their creation and status-update days.
    */
   migration: (): Key => ({ pk: 'SETTING#migrate-v7', sk: '#SETTING' }),
   migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v7#${segment}`, sk: '#SETTING' }),
