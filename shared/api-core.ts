@@ -1,3 +1,4 @@
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { type Config, readConfig } from './config';
 import { AccountService } from './domain/account-service';
 import { LinkCache } from './domain/link-cache';
@@ -51,6 +52,8 @@ export interface ApiCoreOverrides {
   queues?: Queues;
   /** Link/List's and Message/List's readers (shared/store/indexed-lists.ts): only where they are answered. */
   lists?: ListReaders;
+  /** Settings of the store's SDK client beyond the config's (the local runtime's for dynalite). */
+  storeClient?: Partial<DynamoDBClientConfig>;
 }
 
 let current: ApiCore | undefined;
@@ -67,7 +70,7 @@ export function installApiCore(installed: ApiCore): void {
 }
 
 export function createApiCore(config: Config, overrides: ApiCoreOverrides = {}): ApiCore {
-  const store = createStore(config);
+  const store = createStore(config, overrides.storeClient);
   const settings = new SettingsRepository(store);
   // Services read the runtime's clock on every call, so tests can move time.
   const clock: Clock = () => self.clock();

@@ -17,6 +17,7 @@ import { commitWindowMs, Journal } from './journal';
 import { JournalBacklog } from './journal-backlog';
 import { LocalQueue, type LocalQueueOptions, LocalQueues, type QueueHandler } from './queue';
 import { type HttpServer, startHttpServer } from './server';
+import { localStoreClient } from './store-client';
 
 /** Where and how to listen: the port, and HOST and the connection limits, which default as in readServerSettings. */
 export interface LocalOptions extends Partial<Omit<ServerSettings, 'port'>> {
@@ -82,6 +83,7 @@ export async function startLocal(options: LocalOptions): Promise<LocalService> {
       lists: indexedLists,
       sendingPorts: crashAfter ? (ports) => crashingAfter(ports, crashAfter, () => process.kill(process.pid, 'SIGKILL')) : undefined,
       clickWritesInFlight: LOCAL_CLICK_WRITES_IN_FLIGHT,
+      storeClient: localStoreClient(dynamo.endpoint),
     });
     await migrateUnlessDone(rt);
     installRuntime(rt);

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchGetCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, type LocalDynamo, startDynalite } from '../../shared/local/dynalite';
+import { localStoreClient } from '../../shared/local/store-client';
 import { createStore, type Store } from '../../shared/store/client';
 
 /**
- * The local store's client skips the SDK's signing and endpoint rules (shared/store/client.ts),
+ * The local store's client skips the SDK's signing and endpoint rules (shared/local/store-client.ts),
  * and dynalite in its own thread reads LevelDB synchronously (shared/local/dynalite.ts): what
  * the local runtime runs on. Reads and conditional writes must answer as before.
  */
@@ -21,7 +22,7 @@ describe('the local store client, against dynalite in its thread', () => {
     dir = mkdtempSync(join(tmpdir(), 'local-store-client-'));
     dynamo = await startDynalite({ path: dir, thread: true });
     await ensureTable(dynamo.endpoint, 'test');
-    store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
+    store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint }, localStoreClient(dynamo.endpoint));
     // The deserialize step sees the request as it went out, after signing.
     store.db.middlewareStack.add(
       (next) => async (args) => {

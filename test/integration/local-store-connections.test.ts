@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createStore, LOCAL_ATTEMPTS } from '../../shared/store/client';
+import { LOCAL_ATTEMPTS, localStoreClient } from '../../shared/local/store-client';
+import { createStore } from '../../shared/store/client';
 
 /**
- * How the local store's client treats its connections to dynalite (shared/store/client.ts):
+ * How the local store's client treats its connections to dynalite (shared/local/store-client.ts):
  * a connection reset is retried without the SDK's retry quota, and an idle connection is
  * closed by the client before the server would. The server here answers GetItem with an
  * empty result, or resets the connection, as each test decides.
@@ -51,7 +52,7 @@ describe('the local store client and its connections', () => {
   it('retries a burst of reset connections, past the 100 retries the SDK allows a client at once', async () => {
     // Prepare
     const requests = resetFirst();
-    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint });
+    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint }, localStoreClient(endpoint));
 
     // Act
     const results = await Promise.allSettled(Array.from({ length: BURST }, () => get(store.db)));
@@ -69,7 +70,7 @@ describe('the local store client and its connections', () => {
       requests++;
       request.socket.destroy();
     };
-    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint });
+    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint }, localStoreClient(endpoint));
 
     // Act
     const call = get(store.db);
@@ -100,7 +101,7 @@ describe('the local store client and its connections', () => {
   it('closes a connection left idle itself, before the server would', async () => {
     // Prepare
     answer = (_request, response) => empty(response);
-    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint });
+    const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: endpoint }, localStoreClient(endpoint));
     sockets.length = 0;
 
     // Act: one call, then the connection idles

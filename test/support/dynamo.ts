@@ -1,5 +1,6 @@
 import { type NativeAttributeValue, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { ensureTable, type LocalDynamo, startDynalite } from '../../shared/local/dynalite';
+import { localStoreClient } from '../../shared/local/store-client';
 import { createStore, type Store } from '../../shared/store/client';
 
 /** An in-memory dynalite with the service's table, and a store on it. */
@@ -7,7 +8,7 @@ export async function startTestStore(): Promise<{ store: Store; dynamo: LocalDyn
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const dynamo = await startDynalite();
   await ensureTable(dynamo.endpoint, 'test');
-  const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint });
+  const store = createStore({ tableName: 'test', region: 'us-east-1', dynamoEndpoint: dynamo.endpoint }, localStoreClient(dynamo.endpoint));
   return {
     store,
     dynamo,
