@@ -18,6 +18,7 @@ import { createCampaignOf } from '../support/before-text-counts';
 import { crashingStore } from '../support/crashing-store';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
+import { observeListReads } from '../support/store-calls';
 
 /**
  * Message/List with status, campaign status and sender combined: totals from the cells
@@ -177,24 +178,6 @@ describe('admin migrate and the combined totals', () => {
 });
 
 describe('pages of a common combination', () => {
-  /** Index entries the list calls get back, and messages they read by BatchGetItem. */
-  function observe(on: Store): { entries: number; messages: number } {
-    const seen = { entries: 0, messages: 0 };
-    on.db.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
-        if (context.commandName === 'BatchGetCommand') {
-          const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
-          seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
-        }
-        return result;
-      },
-      { step: 'initialize', name: 'observeListReads' },
-    );
-    return seen;
-  }
-
   it('read about the page, first or last, not every match of the narrower criterion', async () => {
     // Prepare: 300 messages, half from Alerts, every tenth (all from Alerts) undelivered: 120 delivered from Alerts.
     const ids = range(1, 300);
@@ -205,7 +188,7 @@ describe('pages of a common combination', () => {
       await messages.create(message, { status: 'NEW', deferred: false });
     }
     const lists = new IndexedMessageLists(store, counted(store));
-    const seen = observe(store);
+    const seen = observeListReads(store);
 
     for (const currentPage of [0, 4]) {
       // Act

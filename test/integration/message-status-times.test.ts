@@ -15,6 +15,7 @@ import { createCampaignOf } from '../support/before-text-counts';
 import { crashingStore } from '../support/crashing-store';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
+import { observeListReads } from '../support/store-calls';
 
 /**
  * Message/List with a status and a campaignCreateTs or statusUpdateTs range: totals from the
@@ -181,30 +182,12 @@ describe('admin migrate and the status and time totals', () => {
 });
 
 describe('pages of a status in a time range', () => {
-  /** Index entries the list calls get back, and messages they read by BatchGetItem. */
-  function observe(on: Store): { entries: number; messages: number } {
-    const seen = { entries: 0, messages: 0 };
-    on.db.middlewareStack.add(
-      (next, context) => async (args) => {
-        const result = await next(args);
-        if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
-        if (String(context.commandName).startsWith('BatchGet')) {
-          const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
-          seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
-        }
-        return result;
-      },
-      { step: 'initialize', name: 'observeListReads' },
-    );
-    return seen;
-  }
-
   it('read about the page, not every match of the narrower criterion', async () => {
     // Prepare: 400 messages over nearly seven hours, every fourth undelivered, each reported 20 minutes after its creation.
     const ids = range(1, 400);
     for (const id of ids) await send(newMessage(id, 5, id % 4 === 0 ? 'UNDELIV' : 'DELIVRD'));
     const lists = new IndexedMessageLists(store, counted(store));
-    const seen = observe(store);
+    const seen = observeListReads(store);
     // Whole hours: the totals come from the cells alone; the counters' BatchGetItem reads one item. Driving from the
     // narrower criterion read every message of the range (240 created, 180 updated) to check it and count it.
     const cases: [Partial<MessageQuery>, number, { entries: number; messages: number }][] = [

@@ -24,6 +24,27 @@ export function observeStore(store: Store): StoreCall[] {
   return calls;
 }
 
+/**
+ * Counts, from now on, the index entries the store's Queries get back and the items its
+ * BatchGetItems ask for: what a list call reads beside its counters.
+ */
+export function observeListReads(store: Store): { entries: number; messages: number } {
+  const seen = { entries: 0, messages: 0 };
+  store.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
+      if (context.commandName === 'BatchGetCommand') {
+        const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
+        seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'observeListReads' },
+  );
+  return seen;
+}
+
 /** A key value as the document client takes it, or marshalled (`{S: …}`). */
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
