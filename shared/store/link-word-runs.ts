@@ -81,6 +81,8 @@ export async function readWordRuns(
  * to the matches in the range, not to every match of the words.
  */
 export async function readWordRange(store: Store, accountId: number, words: string[], from?: string, to?: string): Promise<WordEntry[]> {
+  // A range that ends before it starts holds nothing (and DynamoDB refuses such a BETWEEN).
+  if (from !== undefined && to !== undefined && from > to) return [];
   const runs = await Promise.all(
     words.map((word) =>
       queryAll(store, {

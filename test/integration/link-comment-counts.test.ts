@@ -85,4 +85,35 @@ describe('the distinct-comment counters under each word', () => {
     expect(everyday.read.reduce((sum, items) => sum + items, 0)).toBeLessThan(90);
     counted.mockRestore();
   });
+
+  it('finds nothing for a comment word in a createTs range that ends before it starts', async () => {
+    // Prepare
+    const account = anAccount({ id: 32 });
+    const repository = new IndexedLinksRepository(store);
+    const link = aLink({ id: 3300, accountId: 32, code: codec.encode(3300), comment: 'Black Friday', createdAt: '2026-11-21T10:00:00.000Z' });
+    await repository.create(link);
+    const service = new LinkService({
+      links: repository,
+      ids: { next: async () => 0 },
+      codec: async () => codec,
+      cache: new LinkCache(0),
+      shortLinkBase: 'https://s.test',
+      clock: () => new Date('2026-11-22T12:00:00Z'),
+    });
+    const query = (createdFrom: string, createdTo: string): LinkQuery => ({
+      query: 'black',
+      createdFrom: new Date(createdFrom),
+      createdTo: new Date(createdTo),
+      sort: [],
+      pagination: { pageSize: 25, currentPage: 0 },
+    });
+
+    // Act
+    const inverted = await service.list(account, query('2026-11-22T00:00:00Z', '2026-11-21T00:00:00Z'));
+    const around = await service.list(account, query('2026-11-21T00:00:00Z', '2026-11-22T00:00:00Z'));
+
+    // Assess
+    expect(inverted).toEqual({ items: [], totalItemCount: 0 });
+    expect(around.items.map((found) => found.id)).toEqual([3300]);
+  });
 });
