@@ -19,6 +19,17 @@ afterAll(() => close());
 
 const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 
+function listing(links: IndexedLinksRepository): LinkService {
+  return new LinkService({
+    links,
+    ids: { next: async () => 0 },
+    codec: async () => codec,
+    cache: new LinkCache(0),
+    shortLinkBase: 'https://s.test',
+    clock: () => new Date('2026-11-22T12:00:00Z'),
+  });
+}
+
 /** The distinct-comment counters each Query under a word returned (their items, as read). */
 function observeCommentReads(): number[] {
   const read: number[] = [];
@@ -46,14 +57,7 @@ describe('the distinct-comment counters under each word', () => {
       await repository.create(link);
       links.push(link);
     }
-    const service = new LinkService({
-      links: repository,
-      ids: { next: async () => 0 },
-      codec: async () => codec,
-      cache: new LinkCache(0),
-      shortLinkBase: 'https://s.test',
-      clock: () => new Date('2026-11-22T12:00:00Z'),
-    });
+    const service = listing(repository);
     const read = observeCommentReads();
     const page = LinkWordCounts.prototype.page;
     let commentTotals = 0;
@@ -92,14 +96,7 @@ describe('the distinct-comment counters under each word', () => {
     const repository = new IndexedLinksRepository(store);
     const link = aLink({ id: 3300, accountId: 32, code: codec.encode(3300), comment: 'Black Friday', createdAt: '2026-11-21T10:00:00.000Z' });
     await repository.create(link);
-    const service = new LinkService({
-      links: repository,
-      ids: { next: async () => 0 },
-      codec: async () => codec,
-      cache: new LinkCache(0),
-      shortLinkBase: 'https://s.test',
-      clock: () => new Date('2026-11-22T12:00:00Z'),
-    });
+    const service = listing(repository);
     const query = (createdFrom: string, createdTo: string): LinkQuery => ({
       query: 'black',
       createdFrom: new Date(createdFrom),
