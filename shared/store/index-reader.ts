@@ -43,6 +43,13 @@ export interface ReadOptions {
 /** The first Limit of a range read; each next page of the same range asks for twice as many. */
 const FIRST_LIMIT_CAP = 1000;
 const LIMIT_CAP = 10_000;
+/**
+ * A filtered read's next page asks for what the entries kept so far foretell (the rest it
+ * needs over the share kept, a quarter more), when that is less than twice the last page:
+ * a first page that fell a few entries short then costs a few more, not twice as much.
+ */
+const PACE_MARGIN = 1.25;
+const PACED_LIMIT_FLOOR = 16;
 
 /**
  * Several ranges of indexes with the same sort key type, read as one sequence ordered by
@@ -57,6 +64,7 @@ export async function readMerged(
   const wanted = options.skip + options.take;
   // Filtered reads cannot know how far they go: their pages keep growing.
   const merged = new MergedRanges(store, ranges, options.forward, options.keep ? Number.POSITIVE_INFINITY : wanted + 1);
+  if (options.keep) merged.keptWanted = wanted;
   const entries: Entry[] = [];
   let kept = 0;
   while (kept < wanted) {
@@ -65,7 +73,7 @@ export async function readMerged(
     if (!entry) break;
     if (options.keep && !options.keep(entry)) continue;
     if (kept >= options.skip) entries.push(entry);
-    kept++;
+    merged.kept = ++kept;
   }
   return { entries, read: merged.read };
 }
@@ -123,6 +131,10 @@ export async function* scanRanges(store: Store, ranges: IndexRange[], forward: b
 class MergedRanges {
   readonly #cursors: RangeCursor[];
   readonly #forward: boolean;
+  /** A filtered read's kept entries: how many it wants, and has so far (set by readMerged). */
+  keptWanted: number | undefined;
+  kept = 0;
+  #taken = 0;
 
   constructor(store: Store, ranges: IndexRange[], forward: boolean, wanted: number) {
     const sortKeys = new Set(ranges.map((range) => indexShape(range.index).sortKeyType));
@@ -137,6 +149,7 @@ class MergedRanges {
           forward,
           Math.max(1, range.expect === undefined ? firstLimit : Math.min(FIRST_LIMIT_CAP, wanted, range.expect)),
           wanted,
+          (cursor) => this.#paced(cursor),
         ),
     );
     this.#forward = forward;
@@ -161,7 +174,15 @@ class MergedRanges {
         bestEntry = entry;
       }
     }
+    if (best) this.#taken++;
     return best?.take();
+  }
+
+  /** The Limit the kept share so far foretells for `cursor`'s next page, once something was kept. */
+  #paced(cursor: RangeCursor): number | undefined {
+    if (this.keptWanted === undefined || this.kept === 0 || this.#taken === 0) return undefined;
+    const more = ((this.keptWanted - this.kept) * this.#taken * PACE_MARGIN) / this.kept;
+    return Math.max(PACED_LIMIT_FLOOR, Math.ceil((more * cursor.taken) / this.#taken));
   }
 
   #before(entry: Entry, cursor: RangeCursor, other: Entry, otherCursor: RangeCursor | undefined): boolean {
@@ -174,6 +195,7 @@ class MergedRanges {
 class RangeCursor {
   readonly sortKey: string;
   read = 0;
+  taken = 0;
   #page: Entry[] = [];
   #position = 0;
   #startKey: Entry | undefined;
@@ -186,6 +208,7 @@ class RangeCursor {
     private readonly forward: boolean,
     firstLimit: number,
     private readonly wanted: number,
+    private readonly paced: (cursor: RangeCursor) => number | undefined = () => undefined,
   ) {
     this.sortKey = rangeKeyOf(indexShape(range.index));
     this.#limit = firstLimit;
@@ -201,6 +224,7 @@ class RangeCursor {
   }
 
   take(): Entry | undefined {
+    this.taken++;
     return this.#page[this.#position++];
   }
 
@@ -209,6 +233,7 @@ class RangeCursor {
   }
 
   async #fetch(): Promise<void> {
+    if (this.read > 0) this.#limit = Math.min(this.#limit, this.paced(this) ?? this.#limit);
     const result: QueryCommandOutput = await this.store.db.send(
       new QueryCommand({ ...queryOf(this.store, this.range, this.forward), Limit: this.#limit, ExclusiveStartKey: this.#startKey }),
     );

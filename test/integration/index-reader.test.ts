@@ -142,6 +142,25 @@ describe('index reader', () => {
     expect(limits).toEqual([12]);
   });
 
+  it('asks a filtered read that fell short for about the rest it needs, not for twice its first page', async () => {
+    // Prepare: half the entries are kept; a first page of 30 keeps about 15 of the 20 wanted.
+    const keep = (entry: Entry) => Number(String(entry.pk).slice(5)) % 2 === 1;
+    const order = expected('gsi2', ['P#a'], true, false);
+    const keptFirst = order.slice(0, 30).filter((pk) => Number(pk.slice(5)) % 2 === 1).length;
+    const spy = jest.spyOn(store.db, 'send');
+
+    // Act
+    const read = await readMerged(store, [{ ...rangesOf('gsi2', ['P#a'])[0], expect: 30 } as IndexRange], { forward: true, skip: 0, take: 20, keep });
+    const limits = spy.mock.calls.map(([command]) => (command as { input: { Limit?: number } }).input.Limit);
+    spy.mockRestore();
+
+    // Assess: the second page asks for the rest over the kept share, a quarter more (at least 16), not 60
+    expect(keptFirst).toBeLessThan(20);
+    expect(pks(read.entries)).toEqual(expected('gsi2', ['P#a'], true, true).slice(0, 20));
+    expect(limits).toEqual([30, Math.max(16, Math.ceil(((20 - keptFirst) * 30 * 1.25) / keptFirst))]);
+    expect(limits[1]).toBeLessThan(60);
+  });
+
   it('reads a page past the middle from the other end and gives the same page', async () => {
     await fc.assert(
       fc.asyncProperty(
