@@ -70,7 +70,7 @@ const linkSeed = fc.record({
   trackingCode: fc.constantFrom(...TRACKING),
   at: fc.constantFrom(...INSTANTS),
   clicks: fc.constantFrom(0, 0, 1, 2, 12),
-  change: fc.constantFrom('none', 'none', 'status', 'comment', 'uncomment', 'moderate', 'delete', 'clicks'),
+  change: fc.constantFrom('none', 'none', 'status', 'comment', 'moderate', 'delete', 'clicks'),
 });
 
 const sortField = fc.constantFrom<LinkSortField>('createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink');
@@ -228,9 +228,6 @@ it.each([1, 2])(
           } else if (seed.change === 'comment') {
             await links.update(account.id, id, { comment: 'salesman 𝒜bc' });
             link.comment = 'salesman 𝒜bc';
-          } else if (seed.change === 'uncomment') {
-            await links.update(account.id, id, { comment: null });
-            link.comment = null;
           } else if (seed.change === 'moderate') {
             await links.moderate(id, 1, null);
             link.moderatorStatus = 1;
