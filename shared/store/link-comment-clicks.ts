@@ -53,11 +53,10 @@ export class LinkCommentClicks {
     const total = matched.total;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
-    this.pages++;
-    if (offset >= total) return { items: [], totalItemCount: total };
-    const take = Math.min(pageSize, total - offset);
-    const needed = Math.min(offset, total - offset - take) + take;
-    // Each partition is expected to supply its share of the entries read from the nearer end.
+    const take = Math.max(0, Math.min(pageSize, total - offset));
+    const needed = Math.max(0, Math.min(offset, total - offset - take)) + take;
+    // Each partition is expected to supply its share of the entries read from the nearer end. Only
+    // partitions with links are read: never more Queries than matches, which the other way reads.
     const ranges: IndexRange[] = matched.comments.flatMap(({ normalised, perFlag }) =>
       flags.flatMap((f, i) => {
         const links = perFlag[i] ?? 0;
@@ -66,6 +65,8 @@ export class LinkCommentClicks {
         return [{ index: 'gsi13', pk: commentPartition(accountId, normalised, f), expect }];
       }),
     );
+    this.pages++;
+    if (take === 0) return { items: [], totalItemCount: total };
     return { items: await this.lists.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
   }
 }
