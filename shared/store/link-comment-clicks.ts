@@ -2,10 +2,14 @@ import { commentHasStarts, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, typ
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
+import { batchGetAll } from './batch';
+import type { Store } from './client';
 import type { IndexRange } from './index-reader';
-import { commentPartition, flagsMatching, flagsOf } from './link-keys';
+import { keys } from './keys';
+import { commentPartition, flagsMatching, flagsOf, linkPartition } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+import { fromItem } from './link-writes';
 
 /**
  * `criteria[query]` with `sort[clickCnt]` by the distinct comments (docs/data-model.md,
@@ -17,7 +21,7 @@ import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
  * not its links. Relied on only once the migration has completed (every link counted and
  * in gsi13); otherwise, with a createTs range (the counters do not know when), with many
  * matching comments, or with a link found by its code or tracking code whose comment does
- * not match (it has no place in those partitions), undefined: the caller reads the matches.
+ * not match and a later sort field, undefined: the caller reads the matches.
  */
 
 /** More matching comments than this are read the other way: each is a Query per flag partition. */
@@ -30,6 +34,7 @@ export class LinkCommentClicks {
   pages = 0;
 
   constructor(
+    private readonly store: Store,
     private readonly lists: LinkLists,
     private readonly counts: LinkWordCounts,
   ) {}
@@ -43,14 +48,17 @@ export class LinkCommentClicks {
     if (words.length === 0 || from || to || first.field !== 'clickCnt') return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
-    if (exact.some((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words))) return undefined;
+    // A link found by its code or tracking code whose comment does not match is in none of the
+    // partitions: its own gsi3 key joins the merge. Later sort fields would read its whole run there.
+    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
+    if (besides.length > 0 && order.length > 1) return undefined;
     // The counters are read unless they cost more than the rarest start's word items, which the other way reads at least.
     const [rarest] = await this.counts.startCounts(accountId, words);
     if (!rarest) return undefined;
     const budget = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
     const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
     if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
-    const total = matched.total;
+    const total = matched.total + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
     const take = Math.max(0, Math.min(pageSize, total - offset));
@@ -65,8 +73,30 @@ export class LinkCommentClicks {
         return [{ index: 'gsi13', pk: commentPartition(accountId, normalised, f), expect }];
       }),
     );
+    if (take === 0) {
+      this.pages++;
+      return { items: [], totalItemCount: total };
+    }
+    const placed = await this.#placed(accountId, besides);
+    if (!placed) return undefined;
+    ranges.push(...placed);
     this.pages++;
-    if (take === 0) return { items: [], totalItemCount: total };
     return { items: await this.lists.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
+  }
+
+  /** Each link's own entry in gsi3, as a range of one key; undefined when one has no key yet. */
+  async #placed(accountId: number, besides: Link[]): Promise<IndexRange[] | undefined> {
+    if (besides.length === 0) return [];
+    const items = await batchGetAll(
+      this.store,
+      besides.map((link) => keys.link(link.id)),
+    );
+    if (items.length < besides.length || items.some((item) => item.gsi3sk === undefined)) return undefined;
+    return items.map((item) => ({
+      index: 'gsi3',
+      pk: linkPartition(accountId, flagsOf(fromItem(item))),
+      sk: { between: [item.gsi3sk, item.gsi3sk] },
+      expect: 1,
+    }));
   }
 }

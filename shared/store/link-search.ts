@@ -59,7 +59,7 @@ export class LinkSearch {
     private readonly lists: LinkLists,
   ) {
     this.#counts = new LinkWordCounts(store, lists);
-    this.commentClicks = new LinkCommentClicks(lists, this.#counts);
+    this.commentClicks = new LinkCommentClicks(store, lists, this.#counts);
   }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {

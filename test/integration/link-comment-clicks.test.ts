@@ -200,6 +200,33 @@ describe('criteria[query] by clickCnt', () => {
     expect(answer).toEqual(listLinks(made, query));
   });
 
+  it("places a link found by its code, whose comment does not match, among the comment's links by its clicks", async () => {
+    // Prepare: links whose comment starts with another link's code, and that link
+    const account = anAccount({ id: nextAccount++ });
+    const [found] = links(account.id, 1, () => ({ comment: 'other', clickCnt: 5 })) as [Link];
+    const commented = links(account.id, 4, (i) => ({ comment: `${found.code} promo`, clickCnt: [0, 9, 3, 5][i] ?? 0 }));
+    await seeded([found, ...commented]);
+    const all = [found, ...commented];
+    const asked: LinkQuery[] = [0, 1, 2].flatMap((currentPage) =>
+      (['DESC', 'ASC'] as const).map((direction) => ({
+        query: found.code.toUpperCase(),
+        sort: [{ field: 'clickCnt' as const, direction }],
+        pagination: { pageSize: 2 as PageSize, currentPage },
+      })),
+    );
+
+    // Act
+    const answers: Awaited<ReturnType<LinkService['list']>>[] = [];
+    const pages = await commentPages(async () => {
+      for (const query of asked) answers.push(await service().list(account, query));
+    });
+
+    // Assess
+    expect(pages).toBe(asked.length);
+    for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(all, query) });
+    expect(answers[0]?.totalItemCount).toBe(5);
+  });
+
   it("moves a link between comments' partitions as its comment or flags change, and out of them with its comment or itself", async () => {
     // Prepare
     const account = anAccount({ id: nextAccount++ });
