@@ -516,6 +516,12 @@ async function main(): Promise<void> {
         'criteria[query]': 'black fri',
         'sort[clickCnt]': 'DESC',
       }));
+      await list('criteria[query]: two words of a repeated comment + status=1 + sort[clickCnt]=ASC, 4th page', () => ({
+        'criteria[query]': 'black fri',
+        'criteria[status]': '1',
+        'sort[clickCnt]': 'ASC',
+        'pagination[currentPage]': '3',
+      }));
       sections.push({ title: `Link/List: ${SIZES.small.links.toLocaleString('en')} vs ${SIZES.big.links.toLocaleString('en')} links`, rows });
     }
 

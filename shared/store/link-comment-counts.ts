@@ -22,9 +22,17 @@ const MIN_PAGE = 16;
 /** A counter item's bytes beside its sk: pk, entity, four flag cells and a few change ids. */
 const ITEM_OVERHEAD = 160;
 
+/** A distinct comment that matches, and its links with each of the flags asked (in their order). */
+export interface MatchedComment {
+  normalised: string;
+  perFlag: number[];
+}
+
 export interface CommentMatches {
   /** The count, or undefined when the read was stopped at its budget with counters left. */
   total: number | undefined;
+  /** The matching comments read, with at least one link among the flags (all of them when the read ended). */
+  comments: MatchedComment[];
   /** The read units the counters cost at least (all of them when the read ended). */
   cost: number;
 }
@@ -46,11 +54,12 @@ export async function countCommentMatches(
   // A comment is filed under each of its words that `via` starts: it is counted once.
   const seen = new Set<string>();
   const under = linkCounts.commentsUnder([...via].slice(0, MAX_WORD_LENGTH).join(''));
+  const comments: MatchedComment[] = [];
   let total = 0;
   let used = 0;
   let startKey: Record<string, NativeAttributeValue> | undefined;
   do {
-    if (used >= budget) return { total: undefined, cost: used };
+    if (used >= budget) return { total: undefined, comments, cost: used };
     const page = await store.db.send(
       new QueryCommand({
         TableName: store.tableName,
@@ -68,9 +77,13 @@ export async function countCommentMatches(
       const normalised = sk.slice(sk.indexOf(' ') + 1);
       if (seen.has(normalised)) continue;
       seen.add(normalised);
-      if (wordsHaveStarts(normalised.split(' '), words)) for (const f of flags) total += Number(item[f] ?? 0);
+      if (!wordsHaveStarts(normalised.split(' '), words)) continue;
+      const perFlag = flags.map((f) => Number(item[f] ?? 0));
+      const links = perFlag.reduce((sum, n) => sum + n, 0);
+      total += links;
+      if (links > 0) comments.push({ normalised, perFlag });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
-  return { total, cost: used };
+  return { total, comments, cost: used };
 }

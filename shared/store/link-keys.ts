@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, normalisedComment, utf8Prefix } from '../domain/link-listing';
 import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
@@ -18,6 +19,11 @@ import { type Key, keys } from './keys';
  * | gsi5  | ACCOUNT#a#LINKS#<flags>      | URL#<first 900 bytes of fullLink> <id>    | fullLink      |
  * | gsi6  | TRACK#<tracking code, lower> | ACCOUNT#a#LINK#<id>                       | (lookup)      |
  * | gsi7  | ACCOUNT#a#LINKS#<flags>      | <createdAt>#<id>                          | createTs      |
+ * | gsi13 | ACCOUNT#a#LINKS#CM#<h>#<f>   | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
+ *
+ * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
+ * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
+ * that moves a link's gsi3sk moves it there too.
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
@@ -37,6 +43,11 @@ export const WORDS_COUNTED = 1;
  * longer read) have 1; their next change, or `admin migrate`, counts them (link-writes.ts).
  */
 export const COMMENT_COUNTED = 2;
+/**
+ * `commentRanked` on a link item: it carries gsi13pk when it has a comment. Links written
+ * before gsi13 lack it; their next change, or `admin migrate`, sets both (link-writes.ts).
+ */
+export const COMMENT_RANKED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -58,6 +69,12 @@ export function flagsMatching(status?: LinkStatus, moderatorStatus?: ModeratorSt
 }
 
 export const linkPartition = (accountId: number, flags: Flags) => `ACCOUNT#${accountId}#LINKS#${flags}`;
+
+/** gsi13's partition of the links with a comment (normalised, non-empty) and flags: the comment hashed, as a comment may be 765 bytes. */
+export function commentPartition(accountId: number, normalised: string, flags: Flags): string {
+  const hash = createHash('sha256').update(normalised, 'utf8').digest('base64url').slice(0, 22);
+  return `ACCOUNT#${accountId}#LINKS#CM#${hash}#${flags}`;
+}
 
 /** The index that orders by each sort field, when a flag partition is read. */
 export const SORT_INDEX: Record<LinkSortField, string> = {
@@ -113,9 +130,10 @@ export function tieRangeOfKey(field: LinkSortField, key: NativeAttributeValue): 
   }
 }
 
-/** Every index attribute of a schema-2 link, gsi6 only when it has a tracking code. */
+/** Every index attribute of a schema-2 link, gsi6 only when it has a tracking code, gsi13 only with a comment. */
 export function linkIndexAttributes(link: Link): Record<string, NativeAttributeValue> {
   const partition = linkPartition(link.accountId, flagsOf(link));
+  const normalised = normalisedComment(link.comment);
   return {
     ...keys.linkIndex(link.accountId, link.createdAt, link.id),
     gsi2pk: partition,
@@ -129,14 +147,19 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     ...(link.trackingCode ? { gsi6pk: trackingPartition(link.trackingCode), gsi6sk: trackingSortKey(link.accountId, link.id) } : {}),
     gsi7pk: partition,
     gsi7sk: sortKeyOf(link, 'createTs'),
+    ...(normalised ? { gsi13pk: commentPartition(link.accountId, normalised, flagsOf(link)) } : {}),
     schema: LINK_SCHEMA,
     wordsCounted: WORDS_COUNTED,
     commentCounted: COMMENT_COUNTED,
+    commentRanked: COMMENT_RANKED,
   };
 }
 
 /** Index attributes a deleted link drops, so it leaves every list at once. */
-export const LINK_INDEX_KEYS = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'].flatMap((index) => [`${index}pk`, `${index}sk`]);
+export const LINK_INDEX_KEYS = [
+  ...['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'].flatMap((index) => [`${index}pk`, `${index}sk`]),
+  'gsi13pk',
+];
 
 export const trackingPartition = (trackingCode: string) => `TRACK#${trackingCode.toLowerCase()}`;
 export const trackingSortKey = (accountId: number, id: number) => `ACCOUNT#${accountId}#LINK#${pad(id)}`;

@@ -10,6 +10,7 @@ import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
 import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
+import { sortKeyNamed } from './table';
 
 /** The planner's figures: tests move them to drive every path on small data. */
 export interface ListPlan {
@@ -160,7 +161,7 @@ export class LinkLists {
     const [first, ...rest] = order as [SortOrder<LinkSortField>[number], ...SortOrder<LinkSortField>];
     const forward = first.direction === 'ASC';
     const entries = await readPage(this.store, ranges, { forward, ...page });
-    const sortKey = `${ranges[0]?.index}sk`;
+    const sortKey = sortKeyNamed(ranges[0]?.index ?? '');
     const head = entries[0];
     const tail = entries.at(-1);
     const firstRun = head && tieRangeOfKey(first.field, head[sortKey]);
@@ -190,7 +191,7 @@ export class LinkLists {
       );
       return entries;
     }
-    const sortKey = `${ranges[0]?.index}sk`;
+    const sortKey = sortKeyNamed(ranges[0]?.index ?? '');
     const entries: Entry[] = [];
     const bounded = ranges.map((range) => ({ ...range, sk: forward ? { from: low } : { to: high } }));
     for await (const entry of scanRanges(this.store, bounded, forward)) {

@@ -13,6 +13,7 @@ import type { SortOrder } from '../domain/paging';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { keys } from './keys';
+import { LinkCommentClicks } from './link-comment-clicks';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
 import { LinkWordCounts, MAX_RUNS, WORD_ITEM_SHARE } from './link-word-counts';
@@ -42,12 +43,14 @@ interface Found {
  * another order reads the matches' links, or the sort's index kept to the matches,
  * whichever reads less. Several words: the rarest (by its counter) is read first, and the
  * others are read and intersected, or checked on the candidates' comments when that reads
- * less. With a createTs range, each word's items are read within the range by key where
+ * less. A clickCnt order whose matches have few distinct comments is read from their gsi13
+ * partitions (link-comment-clicks.ts). With a createTs range, each word's items are read within the range by key where
  * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
  * in the range, when there is one).
  */
 export class LinkSearch {
   readonly #counts: LinkWordCounts;
+  readonly commentClicks: LinkCommentClicks;
   /** Word reads kept to a createTs range by key, for tests that check the path is taken. */
   rangeReads = 0;
 
@@ -56,6 +59,7 @@ export class LinkSearch {
     private readonly lists: LinkLists,
   ) {
     this.#counts = new LinkWordCounts(store, lists);
+    this.commentClicks = new LinkCommentClicks(store, lists, this.#counts);
   }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
@@ -63,6 +67,8 @@ export class LinkSearch {
     const exact = await this.#exact(accountId, text, query.codeId);
     const counted = await this.#counts.page(accountId, query, exact);
     if (counted) return counted;
+    const ranked = await this.commentClicks.page(accountId, query, exact);
+    if (ranked) return ranked;
     const { from, to } = createdBounds(query);
     const found = await this.#found(accountId, text, exact, { from: from?.toISOString(), to: to?.toISOString() });
     const flags = flagsMatching(query.status, query.moderatorStatus);

@@ -16,7 +16,7 @@ import { readCounters } from './counter-items';
 import { type Entry, readMerged } from './index-reader';
 import { keys } from './keys';
 import { withClickItems } from './link-clicks';
-import { countCommentMatches } from './link-comment-counts';
+import { type CommentMatches, countCommentMatches } from './link-comment-counts';
 import { ALL_FLAGS, type Flags, flagsMatching, flagsOf, LINK_SCHEMA, linkCounts } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { readWordRuns, type WordEntry, wordsStarting } from './link-word-runs';
@@ -101,7 +101,7 @@ export class LinkWordCounts {
     // One counted word: its counter. Otherwise the distinct comments under the rarest word,
     // unless reading them costs more than its word items.
     const rarest = words[counts.indexOf(prefixed)] ?? word;
-    const matches = single ? sum(cells[0] ?? {}, flags) : await this.#commentMatches(accountId, words, rarest, flags, byItems);
+    const matches = single ? sum(cells[0] ?? {}, flags) : (await this.commentMatches(accountId, words, rarest, flags, byItems))?.total;
     if (matches === undefined) return undefined;
     if (!single) this.commentTotals++;
     // A link found by its code or tracking code whose comment does not match counts too.
@@ -165,6 +165,11 @@ export class LinkWordCounts {
    */
   async rarestFirst(accountId: number, words: string[]): Promise<WordCount[] | undefined> {
     if (words.length < 2 || !(await this.ready())) return undefined;
+    return this.startCounts(accountId, words);
+  }
+
+  /** The query's words, rarest first by their counters (a word past the counted length by its counted start's). */
+  async startCounts(accountId: number, words: string[]): Promise<WordCount[]> {
     const cells = await this.#cells(words.map((word) => linkCounts.prefix(accountId, countedStart(word))));
     return words
       .map((word, i) => ({ word, count: sum(cells[i] ?? {}, ALL_FLAGS) }))
@@ -172,14 +177,21 @@ export class LinkWordCounts {
   }
 
   /**
-   * The distinct-comment counters' total under `via`, unless they cost more than `budget`
-   * read units: known from an earlier read by this process (their items are never deleted,
-   * so what they cost only grows), or found by reading them with that budget.
+   * The distinct-comment counters' total and matching comments under `via`, unless they
+   * cost more than `budget` read units: known from an earlier read by this process (their
+   * items are never deleted, so what they cost only grows), or found by reading them with
+   * that budget.
    */
-  async #commentMatches(accountId: number, words: string[], via: string, flags: readonly Flags[], budget: number): Promise<number | undefined> {
+  async commentMatches(
+    accountId: number,
+    words: string[],
+    via: string,
+    flags: readonly Flags[],
+    budget: number,
+  ): Promise<{ total: number; comments: CommentMatches['comments'] } | undefined> {
     const known = `${accountId} ${via}`;
     if ((this.#commentsCost.get(known) ?? 0) > budget) return undefined;
-    const { total, cost } = await countCommentMatches(this.store, accountId, words, via, flags, budget);
+    const { total, comments, cost } = await countCommentMatches(this.store, accountId, words, via, flags, budget);
     // The most recent few thousand: a query word seen again soon finds its cost here.
     const last = Math.max(cost, this.#commentsCost.get(known) ?? 0);
     this.#commentsCost.delete(known);
@@ -188,7 +200,7 @@ export class LinkWordCounts {
       if (this.#commentsCost.size <= KNOWN_COSTS) break;
       this.#commentsCost.delete(oldest);
     }
-    return total;
+    return total === undefined ? undefined : { total, comments };
   }
 
   async ready(): Promise<boolean> {

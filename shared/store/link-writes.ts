@@ -23,7 +23,17 @@ import {
 export type LinkItem = Record<string, NativeAttributeValue>;
 
 /** The fields a link's index keys, counts and word items follow: a change writes on the condition they are as read. */
-const STATE_FIELDS = ['status', 'moderatorStatus', 'comment', 'expirationDate', 'schema', 'wordsCounted', 'commentCounted', 'deleted'] as const;
+const STATE_FIELDS = [
+  'status',
+  'moderatorStatus',
+  'comment',
+  'expirationDate',
+  'schema',
+  'wordsCounted',
+  'commentCounted',
+  'commentRanked',
+  'deleted',
+] as const;
 /** A link's own fields a change may set or remove. */
 const LINK_FIELDS = ['status', 'moderatorStatus', 'moderatorComment', 'comment', 'expirationDate', 'expiresAt'] as const;
 
@@ -35,7 +45,8 @@ export type LinkChange = { to: Link } | { delete: true };
  * items through CountedWrites. A link written before schema 2 is upgraded by its first
  * change: index attributes, word items and counts as if it were new; one written at schema 2
  * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
- * one before the distinct-comment counters (no `commentCounted`) its comment.
+ * one before the distinct-comment counters (no `commentCounted`) its comment, and one
+ * before gsi13 (no `commentRanked`) its place there.
  */
 export class LinkWrites {
   /**
@@ -95,6 +106,8 @@ export class LinkWrites {
       // the item gets it first, on the condition it still has none.
       if (item.gsi3sk !== undefined) delete indexed.gsi3sk;
       for (const [field, value] of Object.entries(indexed)) if (value !== item[field]) update.set(field, value);
+      // A comment taken away (or left without words) takes the link out of gsi13.
+      if (indexed.gsi13pk === undefined && item.gsi13pk !== undefined) update.remove('gsi13pk');
     }
     const empty = op.counters.length === 0 && !op.puts?.length && !op.deletes?.length && !op.deleteEntity;
     if (update.isEmpty() && empty) return item;

@@ -9,6 +9,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 export interface IndexShape {
   name: string;
   sortKeyType: 'S' | 'N';
+  /** The sort key attribute, when the index orders by another index's (default `<name>sk`). */
+  sortKey?: string;
   /** ALL, or the non-key attributes copied into the index (none: KEYS_ONLY). */
   projection: 'ALL' | readonly string[];
 }
@@ -36,10 +38,14 @@ export const INDEXES: readonly IndexShape[] = [
   list(11),
   // Items whose counted change is not finished yet (shared/store/counted-writes.ts).
   { name: 'gsi12', sortKeyType: 'S', projection: [] },
+  // A link's clickCnt order within its distinct comment: gsi3's key, so the rank pass moves both.
+  { ...list(13, 'N'), sortKey: 'gsi3sk' },
 ];
 
 export const partitionKeyOf = (index: IndexShape) => `${index.name}pk`;
-export const sortKeyOf = (index: IndexShape) => `${index.name}sk`;
+export const sortKeyOf = (index: IndexShape) => index.sortKey ?? `${index.name}sk`;
+/** The sort key attribute of the index named. */
+export const sortKeyNamed = (name: string) => sortKeyOf(INDEXES.find((index) => index.name === name) ?? { name, sortKeyType: 'S', projection: [] });
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
@@ -48,9 +54,10 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
     AttributeDefinitions: [
       { AttributeName: 'pk', AttributeType: 'S' },
       { AttributeName: 'sk', AttributeType: 'S' },
+      // An index that shares another's sort key declares it once.
       ...INDEXES.flatMap((index) => [
         { AttributeName: partitionKeyOf(index), AttributeType: 'S' as const },
-        { AttributeName: sortKeyOf(index), AttributeType: index.sortKeyType },
+        ...(index.sortKey ? [] : [{ AttributeName: sortKeyOf(index), AttributeType: index.sortKeyType }]),
       ]),
     ],
     KeySchema: [

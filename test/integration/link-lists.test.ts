@@ -11,6 +11,7 @@ import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
+import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
@@ -134,15 +135,23 @@ let nextId = 1;
 let nextAccount = 1;
 /**
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
- * creation order, from the merged runs of words; totals from the distinct-comment counters.
+ * creation order, from the merged runs of words; totals from the distinct-comment counters;
+ * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts).
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0 };
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0 };
 beforeAll(() => {
   const list = LinkSearch.prototype.list;
   jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
     const before = this.rangeReads;
     const answer = await list.apply(this, args);
     counted.ranges += this.rangeReads - before;
+    return answer;
+  });
+  const byComments = LinkCommentClicks.prototype.page;
+  jest.spyOn(LinkCommentClicks.prototype, 'page').mockImplementation(async function (this: LinkCommentClicks, ...args) {
+    const before = this.pages;
+    const answer = await byComments.apply(this, args);
+    counted.commentClicks += this.pages - before;
     return answer;
   });
   const page = LinkWordCounts.prototype.page;
@@ -261,7 +270,20 @@ it.each([1, 2])(
             currentPage: i,
           })),
         );
-        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged]) {
+        // Comment queries by clicks, both ways, near either end, with a flag and with a second sort field over the ties.
+        const byClicks = [...COMMENT_QUERIES, 'sa', 'friday'].flatMap((word, i) =>
+          [0, 1, 2].map((currentPage) => ({
+            query: word,
+            ...(currentPage === 2 ? { status: 1 as const } : {}),
+            sort: [
+              { field: 'clickCnt' as const, direction: (i + currentPage) % 2 === 0 ? ('DESC' as const) : ('ASC' as const) },
+              ...(currentPage === 1 ? [{ field: 'createTs' as const, direction: 'ASC' as const }] : []),
+            ],
+            pageSize: 2,
+            currentPage,
+          })),
+        );
+        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks]) {
           const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
           for (const account of accounts) {
             const expected = listLinks(

@@ -1,0 +1,102 @@
+import { commentHasStarts, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField, queryWords } from '../domain/link-listing';
+import type { LinkListQuery } from '../domain/link-service';
+import type { Link } from '../domain/links';
+import type { SortOrder } from '../domain/paging';
+import { batchGetAll } from './batch';
+import type { Store } from './client';
+import type { IndexRange } from './index-reader';
+import { keys } from './keys';
+import { commentPartition, flagsMatching, flagsOf, linkPartition } from './link-keys';
+import type { LinkLists } from './link-lists';
+import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+import { fromItem } from './link-writes';
+
+/**
+ * `criteria[query]` with `sort[clickCnt]` by the distinct comments (docs/data-model.md,
+ * 4.3): the distinct-comment counters list the account's comments that match the query
+ * words, with their links per flags; when they are few, their gsi13 partitions (a comment
+ * and flags each, in clickCnt order) merged are the matches in the order asked, read from
+ * the nearer end about the page, and their cells are the exact total. A campaign's comment
+ * on 100,000 links is one partition: "the most clicked links of campaign X" costs its page,
+ * not its links. Relied on only once the migration has completed (every link counted and
+ * in gsi13); otherwise, with a createTs range (the counters do not know when), with many
+ * matching comments, or with a link found by its code or tracking code whose comment does
+ * not match and a later sort field, undefined: the caller reads the matches.
+ */
+
+/** More matching comments than this are read the other way: each is a Query per flag partition. */
+export const MAX_COMMENT_PARTITIONS = 8;
+/** A read's first page asks for this much more than a partition's share of the page foretells. */
+const EXPECT_MARGIN = 1.25;
+
+export class LinkCommentClicks {
+  /** Pages answered from gsi13, for tests that check the path is taken. */
+  pages = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly lists: LinkLists,
+    private readonly counts: LinkWordCounts,
+  ) {}
+
+  /** The page and its total; `exact` are the links whose code or tracking code the query is. */
+  async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
+    const words = queryWords(query.query ?? '');
+    const { from, to } = createdBounds(query);
+    const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
+    const [first] = order as [SortOrder<LinkSortField>[number]];
+    if (words.length === 0 || from || to || first.field !== 'clickCnt') return undefined;
+    if (!(await this.counts.ready())) return undefined;
+    const flags = flagsMatching(query.status, query.moderatorStatus);
+    // A link found by its code or tracking code whose comment does not match is in none of the
+    // partitions: its own gsi3 key joins the merge. Later sort fields would read its whole run there.
+    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
+    if (besides.length > 0 && order.length > 1) return undefined;
+    // The counters are read unless they cost more than the rarest start's word items, which the other way reads at least.
+    const [rarest] = await this.counts.startCounts(accountId, words);
+    if (!rarest) return undefined;
+    const budget = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+    const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
+    if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
+    const total = matched.total + besides.length;
+    const { pageSize, currentPage } = query.pagination;
+    const offset = pageSize * currentPage;
+    const take = Math.max(0, Math.min(pageSize, total - offset));
+    const needed = Math.max(0, Math.min(offset, total - offset - take)) + take;
+    // Each partition is expected to supply its share of the entries read from the nearer end. Only
+    // partitions with links are read: never more Queries than matches, which the other way reads.
+    const ranges: IndexRange[] = matched.comments.flatMap(({ normalised, perFlag }) =>
+      flags.flatMap((f, i) => {
+        const links = perFlag[i] ?? 0;
+        if (links === 0) return [];
+        const expect = Math.ceil(((needed * links) / total) * EXPECT_MARGIN) + 1;
+        return [{ index: 'gsi13', pk: commentPartition(accountId, normalised, f), expect }];
+      }),
+    );
+    if (take === 0) {
+      this.pages++;
+      return { items: [], totalItemCount: total };
+    }
+    const placed = await this.#placed(accountId, besides);
+    if (!placed) return undefined;
+    ranges.push(...placed);
+    this.pages++;
+    return { items: await this.lists.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
+  }
+
+  /** Each link's own entry in gsi3, as a range of one key; undefined when one has no key yet. */
+  async #placed(accountId: number, besides: Link[]): Promise<IndexRange[] | undefined> {
+    if (besides.length === 0) return [];
+    const items = await batchGetAll(
+      this.store,
+      besides.map((link) => keys.link(link.id)),
+    );
+    if (items.length < besides.length || items.some((item) => item.gsi3sk === undefined)) return undefined;
+    return items.map((item) => ({
+      index: 'gsi3',
+      pk: linkPartition(accountId, flagsOf(fromItem(item))),
+      sk: { between: [item.gsi3sk, item.gsi3sk] },
+      expect: 1,
+    }));
+  }
+}
