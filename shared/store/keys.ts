@@ -103,9 +103,11 @@ export const keys = {
    * v7: files each distinct comment's counter under each of its words, so several comment
    * words take their totals from the comments having the rarest one; counts messages by
    * status in the hourly cells of their creation and status-update days.
+   * v8: puts links with a comment in the clickCnt order of their comment (gsi13); counts
+   * messages by status in the hourly cells of their sending day.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v7', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v7#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v8', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v8#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),
