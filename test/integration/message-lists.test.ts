@@ -352,5 +352,5 @@ describe('Message/List from the indexes', () => {
     expect(Object.fromEntries(timed.map((way) => [way, (statusTimePages.get(way) ?? 0) > 0]))).toEqual(
       Object.fromEntries(timed.map((way) => [way, true])),
     );
-  }, 300_000);
+  }, 600_000);
 });
