@@ -32,29 +32,28 @@ const COMMON_SHARE = 6 / 17;
 export type StatusTimePage = { listing: MessageListing; way: 'created' | 'creation' | 'status' };
 
 type RangeKind = 'C' | 'S' | 'U';
-type Criterion = Parameters<typeof onlyCriteria>[1][number];
-/** A status's range kinds (C created, S sent, U status updated) and each one's criteria: a campaign's sending time is its message's (§4.5). */
-const RANGE_CRITERIA: Record<RangeKind, readonly Criterion[]> = {
-  C: ['campaignCreatedFrom', 'campaignCreatedTo'],
-  S: ['startSendFrom', 'startSendTo', 'campaignSentFrom', 'campaignSentTo'],
-  U: ['statusUpdateFrom', 'statusUpdateTo'],
-};
+/** A status's range kinds (C created, S sent, U status updated) and each one's criteria (`<name>From`, `<name>To`): a campaign's sending time is its message's (§4.5). */
+const RANGES = { C: ['campaignCreated'], S: ['startSend', 'campaignSent'], U: ['statusUpdate'] } as const;
 
 /** The range kind a query of a status and one time range has. */
 export function statusWithTime(query: MessageQuery): RangeKind | undefined {
   if (query.status === undefined || query.sort.length > 0) return undefined;
   for (const kind of ['C', 'S', 'U'] as const) {
-    const names = RANGE_CRITERIA[kind];
+    const names = RANGES[kind].flatMap((name) => [`${name}From`, `${name}To`] as const);
     if (names.some((name) => query[name])) return onlyCriteria(query, ['status', ...names]) ? kind : undefined;
   }
   return undefined;
 }
 
-/** The query's range of that kind: [from, to], either open. */
+/** The query's range of that kind: [from, to] (either open), the intersection of its criteria. */
 function rangeOf(query: MessageQuery, kind: RangeKind): [Date | undefined, Date | undefined] {
-  if (kind === 'C') return [query.campaignCreatedFrom, query.campaignCreatedTo];
-  if (kind === 'U') return [query.statusUpdateFrom, query.statusUpdateTo];
-  return [latest(query.startSendFrom, query.campaignSentFrom), earliest(query.startSendTo, query.campaignSentTo)];
+  let from: Date | undefined;
+  let to: Date | undefined;
+  for (const name of RANGES[kind]) {
+    from = latest(from, query[`${name}From`]);
+    to = earliest(to, query[`${name}To`]);
+  }
+  return [from, to];
 }
 
 export class MessageStatusTimes {
