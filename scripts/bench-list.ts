@@ -560,11 +560,13 @@ async function main(): Promise<void> {
       for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
         await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
       }
-      // Status with a time range: totals from the hourly cells per status where kept (created, updated: message-status-times.ts).
+      // Status with a time range: totals from the hourly cells per status (created, sent, updated: message-status-times.ts).
       const week = (range: string) => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo });
       await list('status=UNDELIV + statusUpdateTs week', () => ({ 'criteria[status]': 'UNDELIV', ...week('statusUpdateTs') }));
       await list('status=DELIVRD + statusUpdateTs week', () => ({ 'criteria[status]': 'DELIVRD', ...week('statusUpdateTs') }));
       await list('status=DELIVRD + startSendTs week', () => ({ 'criteria[status]': 'DELIVRD', ...week('startSendTs') }));
+      await list('status=UNDELIV + startSendTs week', () => ({ 'criteria[status]': 'UNDELIV', ...week('startSendTs') }));
+      await list('status=DELIVRD + campaignSentTs week', () => ({ 'criteria[status]': 'DELIVRD', ...week('campaignSentTs') }));
       await list('status=DELIVRD + campaignCreateTs week', () => ({ 'criteria[status]': 'DELIVRD', ...week('campaignCreateTs') }));
       await list('status=UNDELIV + campaignCreateTs week', () => ({ 'criteria[status]': 'UNDELIV', ...week('campaignCreateTs') }));
       await list('first page of 100', () => ({ 'pagination[pageSize]': '100' }));

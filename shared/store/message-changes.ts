@@ -30,6 +30,7 @@ const GUARDED = [
   'toCounted',
   'combosCounted',
   'statusHoursCounted',
+  'sentStatusCounted',
 ] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
@@ -100,6 +101,7 @@ export class MessageChanges {
       to: current && item.toCounted === 1,
       combos: current && item.combosCounted === 1,
       statusHours: current && item.statusHoursCounted === 1,
+      sentStatus: current && item.sentStatusCounted === 1,
     };
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
@@ -107,6 +109,7 @@ export class MessageChanges {
     if (!counted.to) sets.toCounted = 1;
     if (!counted.combos) sets.combosCounted = 1;
     if (!counted.statusHours) sets.statusHoursCounted = 1;
+    if (!counted.sentStatus) sets.sentStatusCounted = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -205,6 +208,7 @@ export function messageCreation(created: Message, campaign: CampaignState): { it
     toCounted: 1,
     combosCounted: 1,
     statusHoursCounted: 1,
+    sentStatusCounted: 1,
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -230,17 +234,22 @@ function keyFields(item: Item): MessageKeyFields {
 /**
  * The counter additions that take a message from `before` (absent: not counted yet) to
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
- * last updated in on the per-day items (for the hours created and last updated in, also
- * the hour's cell of its status), its cells of status, campaign status and sender combined
- * (comboCells), its text's counter and its number's (`counted` says which of those four
- * `before` is in already). A message's text and number are set at creation,
+ * last updated in on the per-day items (for each of those hours also the hour's cell of its
+ * status), its cells of status, campaign status and sender combined (comboCells), its text's
+ * counter and its number's (`counted` says which of those five `before` is in already). A message's text and number are set at creation,
  * so only a creation, or the one change that first counts a message written before those
  * counters, writes them.
  */
 export function countsOf(
   before: MessageKeyFields | undefined,
   after: MessageKeyFields,
-  counted = { text: before !== undefined, to: before !== undefined, combos: before !== undefined, statusHours: before !== undefined },
+  counted = {
+    text: before !== undefined,
+    to: before !== undefined,
+    combos: before !== undefined,
+    statusHours: before !== undefined,
+    sentStatus: before !== undefined,
+  },
 ): CounterAdd[] {
   const adds = new Map<string, CounterAdd>();
   const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
@@ -268,12 +277,15 @@ export function countsOf(
       hourly('C', before.createdAt, -1, before.status);
       hourly('U', before.statusUpdatedAt, -1, before.status);
     }
+    if (counted.sentStatus) hourly('S', before.startSendAt, -1, before.status);
   } else hourly('C', after.createdAt, 1);
   hourly('S', after.startSendAt, 1);
   hourly('U', after.statusUpdatedAt, 1);
   // Status with a creation or status time range (message-status-times.ts): a status change moves them within the day items.
   hourly('C', after.createdAt, 1, after.status);
   hourly('U', after.statusUpdatedAt, 1, after.status);
+  // Status with a sending time range: a sent message's status change moves its S cells too (one day item, an add and a forget).
+  hourly('S', after.startSendAt, 1, after.status);
   if (!counted.text) add(messageCounters.text(account, after.text), 'all', 1);
   if (!counted.to) for (const { key, cell } of numberCells(account, after.to)) add(key, cell, 1);
   const counters: CounterAdd[] = [];

@@ -6,23 +6,24 @@ import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { messageCounters, messageRanges } from './message-keys';
-import { earliest, messagesOfEntries, onlyCriteria } from './message-list-entries';
+import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
 
 /**
- * `status` with a campaignCreateTs or a statusUpdateTs range, nothing else, in the default
- * order (docs/data-model.md §4.4, 8). The total is exact from the hourly cells per status of
- * the C and U day items (`h<HH>#st#<status>`, §5.1), the partial hours at the edges counted
- * from an index. The page:
+ * `status` with a campaignCreateTs, a startSendTs (campaignSentTs: the same time, §4.5) or a
+ * statusUpdateTs range, nothing else, in the default order (docs/data-model.md §4.4, 8). The
+ * total is exact from the hourly cells per status of the C, S and U day items
+ * (`h<HH>#st#<status>`, §5.1), the partial hours at the edges counted from an index. The page:
  * - created in a range: gsi10's keys are the status then the creation time, so the range is
  *   a key condition of the status's partition range: the page, from the nearer end;
- * - updated in a range: the messages of that status created before the range's end, newest
- *   first (a status time is never before its creation, message-changes.ts), each checked on
- *   the message: from gsi1 (whole messages, MessageTimeRanges) where the status is common,
- *   from gsi10 (the status's own entries, the message read for its time) where it is rare.
+ * - sent or updated in a range: the messages of that status created before the range's end,
+ *   newest first (sending and status times are never before creation, message-changes.ts),
+ *   each checked on the message: from gsi1 (whole messages, MessageTimeRanges) where the
+ *   status is common, from gsi10 (the status's own entries, the message read for its time)
+ *   where it is rare.
  * Until the migration has counted every message written before those cells
- * (`statusHoursCounted`, migrationCompleted), the caller answers as before.
+ * (`statusHoursCounted`, `sentStatusCounted`, migrationCompleted), the caller answers as before.
  */
 
 /** A status this share of the account or more is read through gsi1's whole messages (~6 entries' cost each) rather than gsi10 and a message read (~17). */
@@ -30,16 +31,29 @@ const COMMON_SHARE = 6 / 17;
 
 export type StatusTimePage = { listing: MessageListing; way: 'created' | 'creation' | 'status' };
 
-/** The range kind a query of a status and one time range has: C created, U status updated. */
-export function statusWithTime(query: MessageQuery): 'C' | 'U' | undefined {
+type RangeKind = 'C' | 'S' | 'U';
+/** A status's range kinds (C created, S sent, U status updated) and each one's criteria (`<name>From`, `<name>To`): a campaign's sending time is its message's (§4.5). */
+const RANGES = { C: ['campaignCreated'], S: ['startSend', 'campaignSent'], U: ['statusUpdate'] } as const;
+
+/** The range kind a query of a status and one time range has. */
+export function statusWithTime(query: MessageQuery): RangeKind | undefined {
   if (query.status === undefined || query.sort.length > 0) return undefined;
-  for (const [kind, name] of [
-    ['C', 'campaignCreated'],
-    ['U', 'statusUpdate'],
-  ] as const) {
-    if (query[`${name}From`] || query[`${name}To`]) return onlyCriteria(query, ['status', `${name}From`, `${name}To`]) ? kind : undefined;
+  for (const kind of ['C', 'S', 'U'] as const) {
+    const names = RANGES[kind].flatMap((name) => [`${name}From`, `${name}To`] as const);
+    if (names.some((name) => query[name])) return onlyCriteria(query, ['status', ...names]) ? kind : undefined;
   }
   return undefined;
+}
+
+/** The query's range of that kind: [from, to] (either open), the intersection of its criteria. */
+function rangeOf(query: MessageQuery, kind: RangeKind): [Date | undefined, Date | undefined] {
+  let from: Date | undefined;
+  let to: Date | undefined;
+  for (const name of RANGES[kind]) {
+    from = latest(from, query[`${name}From`]);
+    to = earliest(to, query[`${name}To`]);
+  }
+  return [from, to];
 }
 
 export class MessageStatusTimes {
@@ -57,8 +71,7 @@ export class MessageStatusTimes {
     const kind = statusWithTime(query);
     const status = query.status;
     if (!kind || status === undefined || !(await this.#complete())) return undefined;
-    const from = kind === 'C' ? query.campaignCreatedFrom : query.statusUpdateFrom;
-    const to = kind === 'C' ? query.campaignCreatedTo : query.statusUpdateTo;
+    const [from, to] = rangeOf(query, kind);
     const total = await this.#total(accountId, kind, status, from, to);
     const take = Math.min(pageSize, total - offset);
     if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: kind === 'C' ? 'created' : 'status' };
@@ -68,17 +81,20 @@ export class MessageStatusTimes {
       const entries = await readPage(this.store, [range], { forward: false, offset, take, total });
       return { listing: listing((await messagesOfEntries(this.store, entries)).map(({ message }) => message)), way: 'created' };
     }
+    // Sent or updated in the range: created at or before its end (message-changes.ts), read newest created first from there.
     const [counts] = await this.counted.read([messageCounters.all(accountId)], true);
     const share = (counts?.[`st#${status}`] ?? 0) / Math.max(1, counts?.all ?? 0);
     if (share >= COMMON_SHARE) {
       const page = await this.timeRanges.page(accountId, query, total, offset, take);
       if (page) return { listing: listing(page), way: 'creation' };
     }
-    return { listing: listing(await this.#updatedByStatus(accountId, query, status, total, offset + take, offset)), way: 'status' };
+    return { listing: listing(await this.#timedByStatus(accountId, query, status, to, total, offset + take, offset)), way: 'status' };
   }
 
   /** Exact: whole hours from the day items' cells of the status, the edges from an index. */
-  #total(accountId: number, kind: 'C' | 'U', status: MessageStatus, from?: Date, to?: Date): Promise<number> {
+  #total(accountId: number, kind: RangeKind, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
+    // Status is not on gsi2's and gsi4's entries: the part of an hour's sendings or updates is checked on its messages.
+    const edgeRange = kind === 'S' ? messageRanges.startSend : messageRanges.statusUpdate;
     return countByHours(this.counted, {
       pk: messageCounters.all(accountId).pk,
       daySk: (day) => messageCounters.day(accountId, kind, day).sk,
@@ -88,8 +104,7 @@ export class MessageStatusTimes {
       countEdge: async (edgeFrom, edgeTo) =>
         kind === 'C'
           ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
-          : // Status is not on gsi4's entries: the part of an hour's updates is checked on its messages.
-            (await this.#checked(messageRanges.statusUpdate(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
+          : (await this.#checked(edgeRange(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
     });
   }
 
@@ -113,14 +128,21 @@ export class MessageStatusTimes {
   }
 
   /**
-   * The status's messages created up to the range's end, newest first from gsi10, each read
-   * and kept when updated in the range, until `keepBest` are found or the total says every
-   * match has been: in proportion to the status's messages created since the oldest match
-   * on the page, never more than the status's.
+   * The status's messages created up to the range's end (`to`), newest first from gsi10, each
+   * read and kept when sent or updated in the range, until `keepBest` are found or the total
+   * says every match has been: in proportion to the status's messages created since the
+   * oldest match on the page, never more than the status's.
    */
-  async #updatedByStatus(accountId: number, query: MessageQuery, status: MessageStatus, total: number, keepBest: number, offset: number) {
-    const to = earliest(query.statusUpdateTo, query.campaignCreatedTo);
-    // Most of a range's updates come soon after their messages' creation: first ask for about the page.
+  async #timedByStatus(
+    accountId: number,
+    query: MessageQuery,
+    status: MessageStatus,
+    to: Date | undefined,
+    total: number,
+    keepBest: number,
+    offset: number,
+  ) {
+    // Most of a range's sendings and updates come soon after their messages' creation: first ask for about the page.
     const range = { ...messageRanges.statusCreated(accountId, status, undefined, to), expect: Math.ceil(keepBest * 1.25) + 1 };
     return (await this.#checked(range, matchingMessage(query), Math.min(keepBest, total))).slice(offset, keepBest);
   }

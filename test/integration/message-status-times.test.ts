@@ -18,8 +18,9 @@ import { aMessage } from '../support/fixtures';
 import { observeListReads } from '../support/store-calls';
 
 /**
- * Message/List with a status and a campaignCreateTs or statusUpdateTs range: totals from the
- * hourly cells per status that counted changes keep on the C and U day items, exact after a
+ * Message/List with a status and a campaignCreateTs, startSendTs (campaignSentTs) or
+ * statusUpdateTs range: totals from the hourly cells per status that counted changes keep on
+ * the C, S and U day items, exact after a
  * crash at any write once the sweep has run, and after `admin migrate` has counted the
  * messages written before those cells; pages at about the page's cost.
  */
@@ -46,7 +47,7 @@ const page = (criteria: Partial<MessageQuery>, currentPage = 0): MessageQuery =>
   pagination: { pageSize: 25, currentPage },
 });
 
-/** Message `id`, created `id` minutes after T0, its status (if past NEW) reported 20 minutes later. */
+/** Message `id`, created `id` minutes after T0, sent (if past NEW) 5 minutes later, its status reported 20 minutes after creation. */
 function newMessage(id: number, accountId: number, status: Message['status']): Message {
   const sent = status !== 'NEW';
   return aMessage({
@@ -56,7 +57,7 @@ function newMessage(id: number, accountId: number, status: Message['status']): M
     status,
     to: `4477009${String(id).padStart(5, '0')}`,
     createdAt: at(id).toISOString(),
-    startSendAt: sent ? at(id).toISOString() : null,
+    startSendAt: sent ? at(id + 5).toISOString() : null,
     statusUpdatedAt: sent ? at(id + 20).toISOString() : null,
   });
 }
@@ -66,13 +67,23 @@ async function send(message: Message, on = store): Promise<void> {
   await repositories(on).messages.create(message, { status: 'NEW', deferred: false });
 }
 
-/** A message as the version before the hourly cells per status wrote it: counted in everything else, not in those, without `statusHoursCounted`. */
-async function sendBeforeStatusHours(message: Message): Promise<void> {
+/** The hourly cells per status of each kind of day item, and the flag that says a message is counted in them. */
+const STATUS_HOURS = {
+  statusHoursCounted: /^MESSAGES#[CU]#/,
+  sentStatusCounted: /^MESSAGES#S#/,
+} as const;
+
+/**
+ * A message as the version before some hourly cells per status wrote it: counted in everything else, not in those
+ * (the C and U day items' and the S day item's, or the S day item's only), without their flags.
+ */
+async function sendBeforeStatusHours(message: Message, flags: (keyof typeof STATUS_HOURS)[] = ['statusHoursCounted', 'sentStatusCounted']) {
   await createCampaignOf(store, message);
   const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
-  const { statusHoursCounted: _, ...before } = item;
+  const before = Object.fromEntries(Object.entries(item).filter(([name]) => !(flags as string[]).includes(name)));
+  const uncounted = (sk: string, cell: string) => /^h\d\d#st#/.test(cell) && flags.some((flag) => STATUS_HOURS[flag].test(sk));
   const counters = op.counters
-    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([cell]) => !/^h\d\d#st#/.test(cell))) }))
+    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([cell]) => !uncounted(key.sk, cell))) }))
     .filter(({ add }) => Object.keys(add).length > 0);
   const writes = counted(store);
   const marked = writes.mark({ counters });
@@ -90,7 +101,7 @@ async function expected(accountId: number, ids: number[], query: MessageQuery) {
   return listMessages(stored, states, query);
 }
 
-/** Each status with each range kind: whole hours, partial ones, open ends. */
+/** Each status with each range kind: whole hours, partial ones, open ends; a campaign's sending time with a message's. */
 function statusTimeQueries(statuses: Message['status'][]): MessageQuery[] {
   const ranges: [Date | undefined, Date | undefined][] = [
     [at(-60), at(600)],
@@ -98,11 +109,12 @@ function statusTimeQueries(statuses: Message['status'][]): MessageQuery[] {
     [at(30), undefined],
     [undefined, at(61)],
   ];
-  return statuses.flatMap((status) =>
-    ['campaignCreated', 'statusUpdate'].flatMap((name) =>
+  return statuses.flatMap((status) => [
+    ...['campaignCreated', 'statusUpdate', 'startSend', 'campaignSent'].flatMap((name) =>
       ranges.map(([from, to]) => page({ status, ...(from && { [`${name}From`]: from }), ...(to && { [`${name}To`]: to }) })),
     ),
-  );
+    page({ status, startSendFrom: at(30), campaignSentFrom: at(7), campaignSentTo: at(300), startSendTo: at(61) }),
+  ]);
 }
 
 describe('status and time totals kept by counted changes', () => {
@@ -145,30 +157,34 @@ describe('status and time totals kept by counted changes', () => {
 
 describe('admin migrate and the status and time totals', () => {
   it('counts every message written before the cells once, and they are relied on only once the migration has completed', async () => {
-    // Prepare: a table upgraded from the version before the cells, its migration not yet run.
+    // Prepare: a table upgraded from the versions before the cells (none of them, or only the sending hour's), its migration not yet run.
     const ids = range(1, 30);
     const statusOf = (id: number): Message['status'] => (id % 4 === 0 ? 'UNDELIV' : id % 5 === 0 ? 'NEW' : 'DELIVRD');
     for (const id of ids) {
       if (id <= 6) await send(newMessage(id * 4, 9, statusOf(id)));
-      else await sendBeforeStatusHours(newMessage(id * 4, 9, statusOf(id)));
+      else if (id <= 18) await sendBeforeStatusHours(newMessage(id * 4, 9, statusOf(id)));
+      else await sendBeforeStatusHours(newMessage(id * 4, 9, statusOf(id)), ['sentStatusCounted']);
     }
     await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: keys.migration() }));
     // A change by this version counts the message it changes (and the migration then skips it).
     await repositories(store).messages.applyStatus(40, 'EXPIRED', at(130));
+    await repositories(store).messages.claimForSend(100, at(101));
+    await repositories(store).messages.markAccepted(100, 'sim', 'g100', at(102));
     const stored = ids.map((id) => id * 4);
     const queries = statusTimeQueries(['DELIVRD', 'UNDELIV', 'EXPIRED', 'NEW']);
     const answers = () => new IndexedMessageLists(store, counted(store));
     // Not yet: without the migration's counts, the matches are read and counted.
     for (const query of queries) expect([query, await answers().list(9, query)]).toEqual([query, await expected(9, stored, query)]);
     expect(await answers().statusTimes.page(9, page({ status: 'DELIVRD', statusUpdateFrom: at(0) }), 0, 25)).toBeUndefined();
+    expect(await answers().statusTimes.page(9, page({ status: 'DELIVRD', startSendFrom: at(0) }), 0, 25)).toBeUndefined();
     const upgrades = [messageUpgrade(store, counted(store))];
 
     // Act
     const first = await migrate(store, upgrades);
     const second = await migrate(store, upgrades);
 
-    // Assess: the 24 written before, but the one changed since, upgraded once; every query as the rule says, from the cells.
-    expect([first.completed, first.upgraded, second.completed, second.upgraded]).toEqual([true, 23, true, 0]);
+    // Assess: the 24 written before, but the two changed since, upgraded once; every query as the rule says, from the cells.
+    expect([first.completed, first.upgraded, second.completed, second.upgraded]).toEqual([true, 22, true, 0]);
     const afterwards = answers();
     for (const query of queries) {
       const want = await expected(9, stored, query);
@@ -183,17 +199,21 @@ describe('admin migrate and the status and time totals', () => {
 
 describe('pages of a status in a time range', () => {
   it('read about the page, not every match of the narrower criterion', async () => {
-    // Prepare: 400 messages over nearly seven hours, every fourth undelivered, each reported 20 minutes after its creation.
+    // Prepare: 400 messages over nearly seven hours, every fourth undelivered, each sent 5 and reported 20 minutes after its creation.
     const ids = range(1, 400);
     for (const id of ids) await send(newMessage(id, 5, id % 4 === 0 ? 'UNDELIV' : 'DELIVRD'));
     const lists = new IndexedMessageLists(store, counted(store));
     const seen = observeListReads(store);
     // Whole hours: the totals come from the cells alone; the counters' BatchGetItem reads one item. Driving from the
-    // narrower criterion read every message of the range (240 created, 180 updated) to check it and count it.
+    // narrower criterion read every message of the range (240 created, 180 updated, 240 sent) or of the status (100
+    // undelivered) to check it and count it.
     const cases: [Partial<MessageQuery>, number, { entries: number; messages: number }][] = [
       [{ status: 'DELIVRD', campaignCreatedFrom: at(120), campaignCreatedTo: at(360 - 1 / MINUTE) }, 180, { entries: 35, messages: 25 }],
       [{ status: 'DELIVRD', statusUpdateFrom: at(240), statusUpdateTo: at(420 - 1 / MINUTE) }, 135, { entries: 110, messages: 1 }],
       [{ status: 'UNDELIV', statusUpdateFrom: at(240), statusUpdateTo: at(420 - 1 / MINUTE) }, 45, { entries: 110, messages: 30 }],
+      [{ status: 'DELIVRD', startSendFrom: at(120), startSendTo: at(360 - 1 / MINUTE) }, 180, { entries: 110, messages: 1 }],
+      [{ status: 'DELIVRD', campaignSentFrom: at(120), campaignSentTo: at(360 - 1 / MINUTE) }, 180, { entries: 110, messages: 1 }],
+      [{ status: 'UNDELIV', startSendFrom: at(120), startSendTo: at(360 - 1 / MINUTE) }, 60, { entries: 110, messages: 30 }],
     ];
     for (const [criteria, total, most] of cases) {
       // Act
@@ -208,5 +228,5 @@ describe('pages of a status in a time range', () => {
       expect([criteria, listed.totalItemCount, listed.items.length]).toEqual([criteria, total, 25]);
       expect([criteria, reads.entries <= most.entries, reads.messages <= most.messages]).toEqual([criteria, true, true]);
     }
-  }, 120_000);
+  }, 300_000);
 });
