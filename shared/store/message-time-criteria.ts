@@ -1,10 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageListing, MessageQuery, MessageSortField } from '../domain/message-listing';
+import { MESSAGE_STATUSES } from '../domain/message-status';
+import { MAX_SEGMENTS } from '../domain/segments';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countRanges, type Entry, type IndexRange, readMerged, readPage } from './index-reader';
 import { sortRange } from './message-combos';
-import { messageCounters, messageRanges } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import { messagesOfEntries, onlyCriteria, textDriver } from './message-list-entries';
 
 /**
@@ -27,8 +29,11 @@ const WHOLE_ENTRY = 6;
 const MESSAGE_READ = 16;
 /** The greatest sort-key tail after a value's label: above any `<createdAt>#pad(id)`. */
 const TOP = '~';
+/** gsi3's numeric keys: a millisecond instant has 13 digits, an id 15. */
+const MS_SCALE = 10 ** 13;
+const ID_SCALE = 10n ** 15n;
 
-export type CreatedWithWay = 'from' | 'text' | 'to' | 'campaignStatus' | 'sortIndex';
+export type CreatedWithWay = 'from' | 'text' | 'to' | 'campaignStatus' | 'values' | 'sortIndex';
 export type CreatedWithPage = { listing: MessageListing; way: CreatedWithWay };
 
 type Criterion = 'from' | 'text' | 'to' | 'campaignStatus';
@@ -86,37 +91,74 @@ export class MessageTimeCriteria {
   }
 
   /**
-   * A creation range and one sort (createdWithSort), `total` its matches: the sort's index
-   * read from the nearer end and kept to the range, when that is expected to cost less than
-   * reading the range whole (`total` whole messages of gsi1); undefined otherwise, or when
-   * the read passes that cost (the matches lie further off than their share says).
+   * A creation range and one sort (createdWithSort), `total` its matches (the hourly
+   * counters). By status or segNum, whose index keys are the value then the creation time:
+   * the range is one key range per value, merged in the sort's order, so the page is read
+   * from the nearer end as a single criterion's is. By number (`to`: many values, each a
+   * short run in creation order): that index read in order and kept to the range, when that
+   * is expected to cost less than reading the range whole (`total` whole messages of gsi1)
+   * and stopped at that cost. Undefined otherwise: the caller reads the range whole. Sorts
+   * whose order follows creation (times, campaign id) or whose runs are long (sender, text)
+   * would meet the range's matches all together, past its share.
    */
   async withSort(accountId: number, query: MessageQuery, total: number, offset: number, pageSize: number): Promise<CreatedWithPage | undefined> {
     const [sort] = query.sort;
     if (!sort || !createdWithSort(query)) return undefined;
     const take = Math.min(pageSize, total - offset);
-    if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: 'sortIndex' };
+    if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: 'values' };
+    const { campaignCreatedFrom: from, campaignCreatedTo: to } = query;
+    const forward = sort.direction === 'ASC';
+    const listing = async (entries: Entry[]) => ({
+      items: (await messagesOfEntries(this.store, entries)).map(({ message }) => ({ message })),
+      totalItemCount: total,
+    });
+    if (sort.field === 'status' || sort.field === 'segNum') {
+      const ranges =
+        sort.field === 'status'
+          ? MESSAGE_STATUSES.map((status) => messageRanges.statusCreated(accountId, status, from, to))
+          : await this.#segments(accountId, from, to);
+      const entries = ranges && (await readPage(this.store, ranges, { forward, offset, take: pageSize, total }));
+      // Fewer than the counters promise: a count still being written; the range read whole counts them.
+      return entries && entries.length === take ? { listing: await listing(entries), way: 'values' } : undefined;
+    }
+    if (sort.field !== 'to') return undefined;
     const [counts] = await this.counted.read([messageCounters.all(accountId)], true);
-    const messages = counts?.all ?? 0;
     const fromEnd = total - offset - take;
     const reverse = fromEnd < offset;
     const skip = reverse ? fromEnd : offset;
-    const expected = Math.ceil(((skip + take) * messages) / total);
+    const expected = Math.ceil(((skip + take) * (counts?.all ?? 0)) / total);
     const wholeRange = total * this.wholeEntry;
     if (expected * ENTRY + take * MESSAGE_READ >= wholeRange) return undefined;
-    const from = query.campaignCreatedFrom?.getTime() ?? Number.NEGATIVE_INFINITY;
-    const to = query.campaignCreatedTo?.getTime() ?? Number.POSITIVE_INFINITY;
+    const low = from?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const high = to?.getTime() ?? Number.POSITIVE_INFINITY;
     const keep = (entry: Entry) => {
       const createdAt = Date.parse(String(entry.createdAt));
-      return createdAt >= from && createdAt <= to;
+      return createdAt >= low && createdAt <= high;
     };
     const range = { ...sortRange(accountId, sort.field), expect: Math.ceil(expected * 1.25) + 1 };
-    const forward = (sort.direction === 'ASC') !== reverse;
-    const { entries, stopped } = await readMerged(this.store, [range], { forward, skip, take, keep, budget: wholeRange / ENTRY });
-    // Fewer than the counters promise: a count still being written; the range read whole counts them.
-    if (stopped || entries.length < take) return undefined;
-    const page = (await messagesOfEntries(this.store, reverse ? entries.reverse() : entries)).map(({ message }) => ({ message }));
-    return { listing: { items: page, totalItemCount: total }, way: 'sortIndex' };
+    const read = await readMerged(this.store, [range], { forward: forward !== reverse, skip, take, keep, budget: wholeRange / ENTRY });
+    if (read.stopped || read.entries.length < take) return undefined;
+    return { listing: await listing(reverse ? read.entries.reverse() : read.entries), way: 'sortIndex' };
+  }
+
+  /**
+   * gsi3's key range of each segment count up to the account's highest (one entry read to
+   * know it), kept to messages created in [from, to]: its keys are
+   * `segNum × 10^28 + createdAt (ms) × 10^15 + id` (messageIndexKeys). Undefined past
+   * MAX_SEGMENTS (a message written before that limit): too many ranges to merge.
+   */
+  async #segments(accountId: number, from?: Date, to?: Date): Promise<IndexRange[] | undefined> {
+    const all = messageRanges.segNum(accountId);
+    const { entries } = await readMerged(this.store, [all], { forward: false, skip: 0, take: 1 });
+    const highest = entries[0] ? Number(sortValueOfKey(all.index, entries[0].gsi3sk)) : 0;
+    if (highest > MAX_SEGMENTS) return undefined;
+    const first = BigInt(Math.max(0, from?.getTime() ?? 0));
+    const last = BigInt(Math.min(MS_SCALE - 1, Math.max(-1, to?.getTime() ?? MS_SCALE - 1)));
+    if (last < first) return [];
+    return Array.from({ length: highest + 1 }, (_, segNum) => {
+      const value = BigInt(segNum) * BigInt(MS_SCALE);
+      return { ...all, sk: { between: [(value + first) * ID_SCALE, (value + last) * ID_SCALE + ID_SCALE - 1n] } };
+    });
   }
 
   /** The criterion's key ranges kept to the creation range, and what the keys do not decide. */

@@ -433,8 +433,8 @@ describe('Message/List from the indexes', () => {
       }),
       { numRuns: 3 },
     );
-    // A creation range with each criterion read from that criterion's key range, and with a sort from the sort's index.
-    const createdWays = ['from', 'text', 'to', 'campaignStatus', 'sortIndex'];
+    // A creation range with each criterion read from that criterion's key range; with a sort from its values' key ranges, and from the sort's index.
+    const createdWays = ['from', 'text', 'to', 'campaignStatus', 'values', 'sortIndex'];
     expect(Object.fromEntries(createdWays.map((way) => [way, (createdWithPages.get(way) ?? 0) > 0]))).toEqual(
       Object.fromEntries(createdWays.map((way) => [way, true])),
     );
