@@ -567,6 +567,13 @@ async function main(): Promise<void> {
       }));
       await list('campaignCreateTs week + sort[segNum]=DESC', () => ({ ...createdWeek, 'sort[segNum]': 'DESC' }));
       await list('campaignCreateTs week + sort[status]=ASC', () => ({ ...createdWeek, 'sort[status]': 'ASC' }));
+      await list('campaignCreateTs week + sort[to]=ASC', () => ({ ...createdWeek, 'sort[to]': 'ASC' }));
+      await list('campaignCreateTs week + sort[from]=ASC', () => ({ ...createdWeek, 'sort[from]': 'ASC' }));
+      await list('text + startSendTs week', () => ({
+        'criteria[text]': TEXTS[1]!,
+        'criteria[startSendTsFrom]': weekFrom,
+        'criteria[startSendTsTo]': weekTo,
+      }));
       // Status with a time range: totals from the hourly cells per status where kept (created, updated: message-status-times.ts).
       const week = (range: string) => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo });
       await list('status=UNDELIV + statusUpdateTs week', () => ({ 'criteria[status]': 'UNDELIV', ...week('statusUpdateTs') }));
