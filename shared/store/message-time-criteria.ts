@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { MessageListing, MessageQuery, MessageSortField } from '../domain/message-listing';
 import { MESSAGE_STATUSES } from '../domain/message-status';
 import { MAX_SEGMENTS } from '../domain/segments';
@@ -185,17 +184,9 @@ export class MessageTimeCriteria {
     for (const range of [messageRanges.toPrefix(accountId, digits), messageRanges.toSuffix(accountId, digits)]) {
       const prefix = String((range.sk as { beginsWith: string }).beginsWith);
       // Past `<prefix>#…` (the number itself) come the longer numbers: `#` sorts below every digit.
-      const found = await this.store.db.send(
-        new QueryCommand({
-          TableName: this.store.tableName,
-          IndexName: range.index,
-          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :low AND :high',
-          ExpressionAttributeNames: { '#pk': `${range.index}pk`, '#sk': `${range.index}sk` },
-          ExpressionAttributeValues: { ':pk': range.pk, ':low': `${prefix}#${TOP}`, ':high': `${prefix}${TOP}` },
-          Limit: 1,
-        }),
-      );
-      if ((found.Items?.length ?? 0) > 0) return false;
+      const sk = { between: [`${prefix}#${TOP}`, `${prefix}${TOP}`] as [string, string] };
+      const found = await readMerged(this.store, [{ ...range, sk, expect: 1 }], { forward: true, skip: 0, take: 1 });
+      if (found.entries.length > 0) return false;
     }
     return true;
   }
