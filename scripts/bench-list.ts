@@ -560,6 +560,26 @@ async function main(): Promise<void> {
       for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
         await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
       }
+      // A creation week with another criterion (one key range of its index: message-time-criteria.ts) or a sort.
+      const createdWeek = { 'criteria[campaignCreateTsFrom]': weekFrom, 'criteria[campaignCreateTsTo]': weekTo };
+      await list('from=Alerts + campaignCreateTs week', () => ({ 'criteria[from]': 'Alerts', ...createdWeek }));
+      await list('text + campaignCreateTs week', () => ({ 'criteria[text]': TEXTS[1]!, ...createdWeek }));
+      await list('to whole + campaignCreateTs week', (account) => ({ 'criteria[to]': samples.get(account.id)!.to, ...createdWeek }));
+      await list('campaignStatus=DONE + campaignCreateTs week', () => ({ 'criteria[campaignStatus]': 'DONE', ...createdWeek }));
+      await list('to whole + startSendTs week', (account) => ({
+        'criteria[to]': samples.get(account.id)!.to,
+        'criteria[startSendTsFrom]': weekFrom,
+        'criteria[startSendTsTo]': weekTo,
+      }));
+      await list('campaignCreateTs week + sort[segNum]=DESC', () => ({ ...createdWeek, 'sort[segNum]': 'DESC' }));
+      await list('campaignCreateTs week + sort[status]=ASC', () => ({ ...createdWeek, 'sort[status]': 'ASC' }));
+      await list('campaignCreateTs week + sort[to]=ASC', () => ({ ...createdWeek, 'sort[to]': 'ASC' }));
+      await list('campaignCreateTs week + sort[from]=ASC', () => ({ ...createdWeek, 'sort[from]': 'ASC' }));
+      await list('text + startSendTs week', () => ({
+        'criteria[text]': TEXTS[1]!,
+        'criteria[startSendTsFrom]': weekFrom,
+        'criteria[startSendTsTo]': weekTo,
+      }));
       // Status with a time range: totals from the hourly cells per status (created, sent, updated: message-status-times.ts).
       const week = (range: string) => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo });
       await list('status=UNDELIV + statusUpdateTs week', () => ({ 'criteria[status]': 'UNDELIV', ...week('statusUpdateTs') }));

@@ -2,12 +2,11 @@ import { type MessageListing, type MessageQuery, matchingMessage, messageOrder }
 import type { MessageLists } from '../domain/message-ports';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
-import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
-import { keys } from './keys';
+import { campaignStateOfItem } from './message-changes';
 import { combinationOnly, MessageCombinations, sortRange } from './message-combos';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
@@ -21,12 +20,15 @@ import {
   entryMessage,
   insertionPoint,
   latest,
+  listByCampaigns,
+  matchCost,
   messagesOfEntries,
   someNumberStartsOrEnds,
   textDriver,
 } from './message-list-entries';
 import { MessageRecipients, toAlone, toDriver } from './message-recipients';
 import { MessageStatusTimes, statusWithTime } from './message-status-times';
+import { createdWithCriterion, createdWithSort, MessageTimeCriteria } from './message-time-criteria';
 import { MessageTimeRanges } from './message-time-ranges';
 
 /**
@@ -54,6 +56,7 @@ export class IndexedMessageLists implements MessageLists {
     readonly recipients = new MessageRecipients(store, counted),
     readonly combinations = new MessageCombinations(store, counted),
     readonly statusTimes = new MessageStatusTimes(store, counted, timeRanges),
+    readonly timeCriteria = new MessageTimeCriteria(store, counted),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
@@ -64,7 +67,7 @@ export class IndexedMessageLists implements MessageLists {
     const byCounts = toAlone(query) ? await this.recipients.page(accountId, query.to, offset, pageSize) : undefined;
     if (byCounts && 'listing' in byCounts) return byCounts.listing;
     const anyAffix = query.to === undefined || byCounts !== undefined || (await someNumberStartsOrEnds(this.store, accountId, query.to));
-    if (query.campaignIds) return this.#byCampaigns(accountId, query, anyAffix);
+    if (query.campaignIds) return listByCampaigns(this.store, accountId, query, anyAffix);
     const drivers = this.#drivers(accountId, query, anyAffix);
     const sort = query.sort;
     const wanted: Driver['order'] = sort[0]?.field ?? 'created';
@@ -88,6 +91,9 @@ export class IndexedMessageLists implements MessageLists {
     // Status with a creation or status time range: the total from the hourly cells per status (message-status-times.ts).
     const statusTimed = statusWithTime(query) ? await this.statusTimes.page(accountId, query, offset, pageSize) : undefined;
     if (statusTimed) return statusTimed.listing;
+    // A creation range with from, text, a whole number or a campaign status: one key range of that criterion's index (message-time-criteria.ts).
+    const createdWith = createdWithCriterion(query) ? await this.timeCriteria.withCriterion(accountId, query, anyAffix, offset, pageSize) : undefined;
+    if (createdWith) return createdWith.listing;
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // A sending or status time range in creation order: creation order read backward from its end (message-time-ranges.ts).
     if (sort.length === 0 && drivers.length === 1 && only?.total && (only.covers === 'startSend' || only.covers === 'statusUpdate')) {
@@ -95,8 +101,16 @@ export class IndexedMessageLists implements MessageLists {
       const page = offset >= total ? [] : await this.timeRanges.page(accountId, query, total, offset, Math.min(pageSize, total - offset));
       if (page) return { items: page.map((message) => ({ message })), totalItemCount: total };
     }
-    // The counters say how many each criterion matches: the fewest drives.
-    if (drivers.length > 1) for (const driver of drivers) if (driver.total && !driver.placed) driver.rank = 10 + (await driver.total());
+    // A creation range with a sort: the sort's index kept to the range, where the range is dense enough.
+    if (createdWithSort(query) && only?.total) {
+      const sorted = await this.timeCriteria.withSort(accountId, query, await only.total(), offset, pageSize);
+      if (sorted) return sorted.listing;
+    }
+    // The counters say how many each criterion matches: the cheapest to read drives. Text is taken first, unless a sending or status time range's hours say otherwise.
+    const timed = drivers.some((driver) => driver.covers === 'startSend' || driver.covers === 'statusUpdate');
+    if (drivers.length > 1)
+      for (const driver of drivers)
+        if (driver.total && (!driver.placed || timed)) driver.rank = 10 + (await driver.total()) * matchCost(query, driver);
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
     return this.#bounded(driver, query, anyAffix, offset + pageSize, offset);
   }
@@ -198,6 +212,8 @@ export class IndexedMessageLists implements MessageLists {
     const matches = matchingMessage(query, anyAffix);
     const order = messageOrder(query.sort);
     const fromEntries = entryDecides(query, driver.covers) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
+    // gsi1's entries are whole messages: checked and kept as they are, not read again.
+    const whole = driver.ranges.every((range) => range.index === 'gsi1');
     const best: Message[] = [];
     let total = 0;
     const offer = (message: Message) => {
@@ -216,6 +232,11 @@ export class IndexedMessageLists implements MessageLists {
       for await (const entry of scanRanges(this.store, [range], true)) {
         if (driver.skip?.(entry) || (driver.keep && !driver.keep(entry))) continue;
         if (!entryMatches(query, anyAffix, entry)) continue;
+        if (whole) {
+          const message = fromMessageItem(entry);
+          if (matches(message, campaignStateOfItem(entry))) offer(message);
+          continue;
+        }
         if (fromEntries) {
           offer(entryMessage(entry));
           continue;
@@ -226,14 +247,15 @@ export class IndexedMessageLists implements MessageLists {
     }
     await check();
     const page = best.slice(offset);
-    const messages = fromEntries
-      ? (
-          await messagesOfEntries(
-            this.store,
-            page.map((m) => ({ id: m.id })),
-          )
-        ).map(({ message }) => message)
-      : page;
+    const messages =
+      fromEntries && !whole
+        ? (
+            await messagesOfEntries(
+              this.store,
+              page.map((m) => ({ id: m.id })),
+            )
+          ).map(({ message }) => message)
+        : page;
     return { items: messages.map((message) => ({ message })), totalItemCount: total };
   }
 
@@ -269,29 +291,5 @@ export class IndexedMessageLists implements MessageLists {
     }
     await close();
     return { items: page.map((message) => ({ message })), totalItemCount: await this.#cell(accountId, 'all')() };
-  }
-
-  /** criteria[campaignIds] (at most 100): their messages, by the campaigns' message ids, the account's only. */
-  async #byCampaigns(accountId: number, query: MessageQuery, anyAffix: boolean): Promise<MessageListing> {
-    const campaigns = await batchGetAll(
-      this.store,
-      [...new Set(query.campaignIds)].map((id) => keys.campaign(id)),
-    );
-    const ids = campaigns.filter((campaign) => Number(campaign.accountId) === accountId).map((campaign) => Number(campaign.messageId));
-    const matches = matchingMessage(query, anyAffix);
-    const found = (
-      await messagesOfEntries(
-        this.store,
-        ids.map((id) => ({ id })),
-      )
-    )
-      .filter(({ message, state }) => message.accountId === accountId && matches(message, state))
-      .map(({ message }) => message);
-    const { pageSize, currentPage } = query.pagination;
-    const sorted = found.sort(messageOrder(query.sort));
-    return {
-      items: sorted.slice(currentPage * pageSize, (currentPage + 1) * pageSize).map((message) => ({ message })),
-      totalItemCount: found.length,
-    };
   }
 }

@@ -10,6 +10,7 @@ import { MessageCombinations } from '../../shared/store/message-combos';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { MessageRecipients } from '../../shared/store/message-recipients';
 import { MessageStatusTimes, statusWithTime } from '../../shared/store/message-status-times';
+import { MessageTimeCriteria } from '../../shared/store/message-time-criteria';
 import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
 import { MessagesRepository } from '../../shared/store/messages-repo';
 import { startTestStore } from '../support/dynamo';
@@ -36,6 +37,8 @@ const toPages = { creationOrder: 0, matches: 0 };
 const comboPages = new Map<string, number>();
 /** Status with a time range: pages by the range's kind (C created, S sent, U updated) and the way they were read. */
 const statusTimePages = new Map<string, number>();
+/** A creation range with another criterion or a sort: pages by the way they were read (the criterion's key range, or the sort's index). */
+const createdWithPages = new Map<string, number>();
 let nextAccount = 1;
 let nextId = 1;
 
@@ -75,8 +78,22 @@ beforeAll(async () => {
     if (way) statusTimePages.set(way, (statusTimePages.get(way) ?? 0) + 1);
     return answered;
   };
-  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients, combinations, statusTimes);
-  farLists = new IndexedMessageLists(store, changes.counted, -Infinity);
+  const counting = (timeCriteria: MessageTimeCriteria) => {
+    for (const name of ['withCriterion', 'withSort'] as const) {
+      const way: (...args: never[]) => ReturnType<MessageTimeCriteria[typeof name]> = timeCriteria[name].bind(timeCriteria);
+      timeCriteria[name] = async (...args: never[]) => {
+        const answered = await way(...args);
+        if (answered) createdWithPages.set(answered.way, (createdWithPages.get(answered.way) ?? 0) + 1);
+        return answered;
+      };
+    }
+    return timeCriteria;
+  };
+  const timeCriteria = counting(new MessageTimeCriteria(store, changes.counted));
+  lists = new IndexedMessageLists(store, changes.counted, undefined, timeRanges, recipients, combinations, statusTimes, timeCriteria);
+  // Whole messages weighed as dear as can be: a creation range with a sort is read from the sort's index however few its messages.
+  const sortIndexFirst = counting(new MessageTimeCriteria(store, changes.counted, Number.MAX_SAFE_INTEGER));
+  farLists = new IndexedMessageLists(store, changes.counted, -Infinity, undefined, undefined, undefined, undefined, sortIndexFirst);
 });
 afterAll(() => close());
 
@@ -206,6 +223,40 @@ const STATUS_TIMES: MessageQuery[] = (['DELIVRD', 'UNDELIV', 'EXPIRED', 'NEW'] a
   ].flatMap((criteria) => [0, 1].map((currentPage) => ({ status, ...criteria, sort: [], pagination: { pageSize: 25 as const, currentPage } }))),
 );
 
+/** A creation range with each criterion one key range can serve (and some it cannot: a number others start with), in its own order too, and with each sort. */
+const CREATED_RANGES: Pick<MessageQuery, 'campaignCreatedFrom' | 'campaignCreatedTo'>[] = [
+  { campaignCreatedFrom: at(37), campaignCreatedTo: at(1000) },
+  { campaignCreatedFrom: at(300) },
+  { campaignCreatedTo: at(700) },
+];
+const CREATED_WITH: MessageQuery[] = [
+  ...CREATED_RANGES.flatMap((range, r) =>
+    [
+      { from: 'Alerts' },
+      { from: SENDERS[r + 1] },
+      { text: 'Hi' },
+      { text: TEXTS[6] },
+      { to: '447700900123' },
+      { to: '12312' },
+      { to: '4477' },
+      { campaignStatus: 'NOT_YET_SENT' as const },
+      { campaignStatus: CAMPAIGN_STATUSES[r + 3] },
+    ].map((criterion, c) => ({ ...range, ...criterion, sort: [], pagination: { pageSize: 25 as const, currentPage: c % 2 } })),
+  ),
+  { ...CREATED_RANGES[0], from: 'Alerts', sort: [{ field: 'from', direction: 'ASC' }], pagination: { pageSize: 25, currentPage: 0 } },
+  { ...CREATED_RANGES[1], text: 'Hi', sort: [{ field: 'text', direction: 'DESC' }], pagination: { pageSize: 25, currentPage: 0 } },
+  { ...CREATED_RANGES[2], to: '447700900124', sort: [{ field: 'to', direction: 'ASC' }], pagination: { pageSize: 25, currentPage: 0 } },
+  ...SORT_FIELDS.flatMap((field, f) =>
+    [0, 1].map(
+      (currentPage): MessageQuery => ({
+        ...CREATED_RANGES[f % 3],
+        sort: [{ field, direction: f % 2 === 0 ? 'DESC' : 'ASC' }],
+        pagination: { pageSize: 25, currentPage },
+      }),
+    ),
+  ),
+];
+
 const instant = fc.integer({ min: -10, max: 1900 }).map(at);
 
 /** A query; its campaign ids are positions among the run's messages, some past the last (no such campaign). */
@@ -275,67 +326,70 @@ const chosen: fc.Arbitrary<string[]> = fc.oneof(
   { arbitrary: fc.array(criterionNames, { minLength: 2, maxLength: 3 }).map((names) => names.flat()), weight: 2 },
 );
 
+/** Writes the messages into two new accounts, then lists each query in both and compares it with the rule, item by item and by total. */
+async function answersAsTheRule(specs: Spec[], queries: [MessageQuery, string[]][]): Promise<void> {
+  const accounts = [nextAccount++, nextAccount++];
+  const first = nextId;
+  for (const s of specs) await write(accounts[s.account] as number, s);
+  const ids = Array.from({ length: nextId - first }, (_, i) => first + i);
+  const stored = await messages.getMany(ids);
+  const states = new Map<number, CampaignState>(
+    (await campaigns.getMany(ids)).map((campaign) => [campaign.id, { status: campaign.status, deferred: campaign.deferredTo !== null }]),
+  );
+  for (const [generated, names] of queries) {
+    const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
+    for (const accountId of accounts) {
+      const expected = listMessages(
+        stored.filter((m) => m.accountId === accountId),
+        states,
+        query,
+      );
+      for (const lister of [lists, farLists]) {
+        const actual = await lister.list(accountId, query);
+        const described = JSON.stringify(query);
+        expect({ query: described, ids: actual.items.map(({ message }) => message.id), total: actual.totalItemCount }).toEqual({
+          query: described,
+          ids: expected.items.map(({ message }) => message.id),
+          total: expected.totalItemCount,
+        });
+      }
+    }
+  }
+}
+
+const messageSpecs = fc.array(spec, { minLength: 30, maxLength: 60, size: 'max' });
+
 describe('Message/List from the indexes', () => {
   it('answers as the pure rule does, for random messages, criteria, sorts and pages', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.array(spec, { minLength: 30, maxLength: 60, size: 'max' }),
-        fc.array(fc.tuple(queryOf(), chosen), { minLength: 24, maxLength: 24 }),
-        async (specs, queries) => {
-          const accounts = [nextAccount++, nextAccount++];
-          const first = nextId;
-          for (const s of specs) await write(accounts[s.account] as number, s);
-          const ids = Array.from({ length: nextId - first }, (_, i) => first + i);
-          const stored = await messages.getMany(ids);
-          const states = new Map<number, CampaignState>(
-            (await campaigns.getMany(ids)).map((campaign) => [campaign.id, { status: campaign.status, deferred: campaign.deferredTo !== null }]),
-          );
-          // Every text alone (its total from the text's counter, and its page read from the end that total says is nearer).
-          const textQueries = [...TEXTS, 'Hi the'].map((text): [MessageQuery, string[]] => [
-            { text, sort: [], pagination: { pageSize: 25, currentPage: 0 } },
-            ['text'],
-          ]);
-          // Every time range alone over the whole data set, first page: a page creation order
-          // answers (random queries reach that case only now and then).
-          const timeQueries = ['campaignSent', 'startSend', 'statusUpdate'].map((name): [MessageQuery, string[]] => [
-            { [`${name}From`]: at(-10), [`${name}To`]: at(100_000), sort: [], pagination: { pageSize: 25, currentPage: 0 } },
-            [`${name}From`, `${name}To`],
-          ]);
-          // Every `to` alone, first and last pages: its total from the number counts, its page
-          // from creation order or from the matches, whichever those counts say reads less.
-          const toQueries = TO_DIGITS.flatMap((to) =>
-            [0, 1].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
-          );
-          // Status, campaign status and sender combined, common and rare, first and later pages, in
-          // creation order and sorted: totals from their cells, pages read from an index in order.
-          const comboQueries = COMBINATIONS.flatMap(({ sort = [], ...criteria }) =>
-            [0, 1].map((currentPage): [MessageQuery, string[]] => [
-              { ...criteria, sort, pagination: { pageSize: 25, currentPage } },
-              Object.keys(criteria),
-            ]),
-          );
-          const statusTimeQueries = STATUS_TIMES.map((query): [MessageQuery, string[]] => [query, Object.keys(query)]);
-          for (const [generated, names] of [...queries, ...textQueries, ...timeQueries, ...toQueries, ...comboQueries, ...statusTimeQueries]) {
-            const query = withCriteria({ ...generated, campaignIds: generated.campaignIds?.map((i) => first + i) }, names);
-            for (const accountId of accounts) {
-              const expected = listMessages(
-                stored.filter((m) => m.accountId === accountId),
-                states,
-                query,
-              );
-              for (const lister of [lists, farLists]) {
-                const actual = await lister.list(accountId, query);
-                const described = JSON.stringify(query);
-                expect({ query: described, ids: actual.items.map(({ message }) => message.id), total: actual.totalItemCount }).toEqual({
-                  query: described,
-                  ids: expected.items.map(({ message }) => message.id),
-                  total: expected.totalItemCount,
-                });
-              }
-            }
-          }
-        },
-      ),
+      fc.asyncProperty(messageSpecs, fc.array(fc.tuple(queryOf(), chosen), { minLength: 24, maxLength: 24 }), async (specs, queries) => {
+        // Every text alone (its total from the text's counter, and its page read from the end that total says is nearer).
+        const textQueries = [...TEXTS, 'Hi the'].map((text): [MessageQuery, string[]] => [
+          { text, sort: [], pagination: { pageSize: 25, currentPage: 0 } },
+          ['text'],
+        ]);
+        // Every time range alone over the whole data set, first page: a page creation order
+        // answers (random queries reach that case only now and then).
+        const timeQueries = ['campaignSent', 'startSend', 'statusUpdate'].map((name): [MessageQuery, string[]] => [
+          { [`${name}From`]: at(-10), [`${name}To`]: at(100_000), sort: [], pagination: { pageSize: 25, currentPage: 0 } },
+          [`${name}From`, `${name}To`],
+        ]);
+        // Every `to` alone, first and last pages: its total from the number counts, its page
+        // from creation order or from the matches, whichever those counts say reads less.
+        const toQueries = TO_DIGITS.flatMap((to) =>
+          [0, 1].map((currentPage): [MessageQuery, string[]] => [{ to, sort: [], pagination: { pageSize: 25, currentPage } }, ['to']]),
+        );
+        // Status, campaign status and sender combined, common and rare, first and later pages, in
+        // creation order and sorted: totals from their cells, pages read from an index in order.
+        const comboQueries = COMBINATIONS.flatMap(({ sort = [], ...criteria }) =>
+          [0, 1].map((currentPage): [MessageQuery, string[]] => [
+            { ...criteria, sort, pagination: { pageSize: 25, currentPage } },
+            Object.keys(criteria),
+          ]),
+        );
+        const statusTimeQueries = STATUS_TIMES.map((query): [MessageQuery, string[]] => [query, Object.keys(query)]);
+        await answersAsTheRule(specs, [...queries, ...textQueries, ...timeQueries, ...toQueries, ...comboQueries, ...statusTimeQueries]);
+      }),
       { numRuns: 6 },
     );
     // The property saw time ranges in creation order answered from creation order, not only from the range.
@@ -351,6 +405,39 @@ describe('Message/List from the indexes', () => {
     const timed = ['C/created', 'S/creation', 'S/status', 'U/creation', 'U/status'];
     expect(Object.fromEntries(timed.map((way) => [way, (statusTimePages.get(way) ?? 0) > 0]))).toEqual(
       Object.fromEntries(timed.map((way) => [way, true])),
+    );
+  }, 600_000);
+
+  it('answers a creation range with another criterion or a sort, and a time range with text, as the pure rule does', async () => {
+    // A sending or status time range with a text, a sender or a number, where the range or the criterion may drive.
+    const timedWith = fc.tuple(
+      fc.constantFrom('startSend', 'campaignSent', 'statusUpdate', 'campaignCreated'),
+      fc.constantFrom<Partial<MessageQuery>>(
+        { text: 'Hi' },
+        { text: TEXTS[6] },
+        { from: 'Alerts' },
+        { to: '447700900123' },
+        { text: 'hi', from: 'SMS' },
+      ),
+      instant,
+      fc.integer({ min: 0, max: 600 }),
+      fc.integer({ min: 0, max: 1 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(messageSpecs, fc.array(timedWith, { minLength: 8, maxLength: 8 }), async (specs, timed) => {
+        const timedQueries = timed.map(([name, criteria, from, minutes, currentPage]): [MessageQuery, string[]] => {
+          const range = { [`${name}From`]: from, [`${name}To`]: new Date(from.getTime() + minutes * MINUTE) };
+          return [{ ...criteria, ...range, sort: [], pagination: { pageSize: 25, currentPage } }, [...Object.keys(criteria), ...Object.keys(range)]];
+        });
+        const createdWithQueries = CREATED_WITH.map((query): [MessageQuery, string[]] => [query, Object.keys(query)]);
+        await answersAsTheRule(specs, [...createdWithQueries, ...timedQueries]);
+      }),
+      { numRuns: 3 },
+    );
+    // A creation range with each criterion read from that criterion's key range; with a sort from its values' key ranges, and from the sort's index.
+    const createdWays = ['from', 'text', 'to', 'campaignStatus', 'values', 'sortIndex'];
+    expect(Object.fromEntries(createdWays.map((way) => [way, (createdWithPages.get(way) ?? 0) > 0]))).toEqual(
+      Object.fromEntries(createdWays.map((way) => [way, true])),
     );
   }, 600_000);
 });

@@ -1,0 +1,168 @@
+import { ulid } from 'ulid';
+import { type CampaignState, listMessages, type MessageQuery } from '../../shared/domain/message-listing';
+import type { Message } from '../../shared/domain/messages';
+import { CampaignsRepository } from '../../shared/store/campaigns-repo';
+import type { Store } from '../../shared/store/client';
+import { CountedWrites } from '../../shared/store/counted-writes';
+import { MessageChanges } from '../../shared/store/message-changes';
+import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { MessagesRepository } from '../../shared/store/messages-repo';
+import { createCampaignOf } from '../support/before-text-counts';
+import { startTestStore } from '../support/dynamo';
+import { aMessage } from '../support/fixtures';
+import { observeListReads } from '../support/store-calls';
+
+/**
+ * Message/List with a campaignCreateTs range and another criterion, or a sort: read in
+ * proportion to the matches in the range (or the page), not to the criterion's matches over
+ * all time nor to the range's messages each read twice.
+ */
+let store: Store;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ store, close } = await startTestStore());
+});
+afterAll(() => close());
+
+const T0 = Date.parse('2026-11-20T10:00:00.000Z');
+const MINUTE = 60_000;
+const at = (minutes: number) => new Date(T0 + minutes * MINUTE);
+const ids = Array.from({ length: 400 }, (_, i) => i + 1);
+/** A number 80 messages are sent to, and no other number starts or ends with. */
+const SHARED_NUMBER = '447700900999';
+
+/** Message `id`, created `id` minutes after T0: every fourth from Shop, the rest from Alerts; every other one says Hi; every fifth to one number. */
+function newMessage(id: number): Message {
+  const at0 = at(id).toISOString();
+  return aMessage({
+    id,
+    campaignId: id,
+    accountId: 7,
+    from: id % 4 === 0 ? 'Shop' : 'Alerts',
+    text: id % 2 === 0 ? 'Hi' : 'Hello',
+    to: id % 5 === 0 ? SHARED_NUMBER : `4477009${String(id).padStart(5, '0')}`,
+    segNum: (id % 3) + 1,
+    createdAt: at0,
+    startSendAt: at0,
+    statusUpdatedAt: at(id + 20).toISOString(),
+  });
+}
+
+const page = (criteria: Partial<MessageQuery>, sort: MessageQuery['sort'] = [], currentPage = 0): MessageQuery => ({
+  ...criteria,
+  sort,
+  pagination: { pageSize: 25, currentPage },
+});
+
+describe('a creation range with another criterion or a sort', () => {
+  let messages: MessagesRepository;
+  let campaigns: CampaignsRepository;
+  let seen: { entries: number; messages: number };
+
+  beforeAll(async () => {
+    const changes = new MessageChanges(store, new CountedWrites(store, () => ulid()));
+    messages = new MessagesRepository(store, changes);
+    campaigns = new CampaignsRepository(store, changes);
+    for (const id of ids) {
+      const message = newMessage(id);
+      await createCampaignOf(store, message);
+      await messages.create(message, { status: 'NEW', deferred: false });
+    }
+    seen = observeListReads(store);
+  }, 120_000);
+
+  async function expected(query: MessageQuery) {
+    const stored = await messages.getMany(ids);
+    const states = new Map<number, CampaignState>(
+      (await campaigns.getMany(ids)).map((c) => [c.id, { status: c.status, deferred: c.deferredTo !== null }]),
+    );
+    return listMessages(stored, states, query);
+  }
+
+  it('reads the matches in the range, not those of the criterion over all time', async () => {
+    const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
+    // One hour: 60 messages. Before, each was read from the criterion's matches over the 400 minutes (200
+    // saying Hi, 80 to the number, 400 not sent yet, each checked on its message for a sending time) or the
+    // hour's messages whole, and all of them counted; now the matches in the hour, as small entries, and the page.
+    const hour = { campaignCreatedFrom: at(100), campaignCreatedTo: at(159) };
+    const cases: [Partial<MessageQuery>, MessageQuery['sort'], number, { entries: number; messages: number }][] = [
+      [{ ...hour, from: 'Alerts' }, [], 45, { entries: 80, messages: 25 }],
+      [{ ...hour, from: 'Alerts' }, [{ field: 'from', direction: 'ASC' }], 45, { entries: 80, messages: 25 }],
+      [{ ...hour, text: 'Hi' }, [], 30, { entries: 65, messages: 25 }],
+      [{ ...hour, to: SHARED_NUMBER }, [], 12, { entries: 30, messages: 12 }],
+      [{ ...hour, campaignStatus: 'NEW' }, [], 60, { entries: 95, messages: 25 }],
+      [{ ...hour, campaignStatus: 'NOT_YET_SENT' }, [], 60, { entries: 110, messages: 25 }],
+      // Sent in the hour: its 60 entries of gsi2 decide the text (projected textHash), not 200 messages read for their sending time.
+      [{ startSendFrom: at(100), startSendTo: at(159), text: 'Hi' }, [], 30, { entries: 130, messages: 25 }],
+    ];
+    for (const [criteria, sort, total, most] of cases) {
+      // Act
+      seen.entries = 0;
+      seen.messages = 0;
+      const query = page(criteria, sort);
+      const listed = await lists.list(7, query);
+      const reads = { ...seen };
+
+      // Assess
+      expect(listed).toEqual(await expected(query));
+      expect([criteria, listed.totalItemCount]).toEqual([criteria, total]);
+      expect([criteria, reads]).toEqual([
+        criteria,
+        { entries: Math.min(reads.entries, most.entries), messages: Math.min(reads.messages, most.messages) },
+      ]);
+    }
+  }, 120_000);
+
+  it('reads a page by segNum or status from their key ranges, a dense range by number from its index, and a narrow one whole once', async () => {
+    const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
+    // Whole hours, so that the totals are the day items' cells. Read whole, the range was 400
+    // (or 60) gsi1 entries and every one of their messages again by BatchGetItem.
+    const cases: [Partial<MessageQuery>, MessageQuery['sort'], number, { entries: number; messages: number }][] = [
+      [
+        { campaignCreatedFrom: at(0), campaignCreatedTo: at(480 - 1 / MINUTE) },
+        [{ field: 'segNum', direction: 'DESC' }],
+        400,
+        { entries: 50, messages: 26 },
+      ],
+      [
+        { campaignCreatedFrom: at(0), campaignCreatedTo: at(480 - 1 / MINUTE) },
+        [{ field: 'status', direction: 'ASC' }],
+        400,
+        { entries: 50, messages: 26 },
+      ],
+      [
+        { campaignCreatedFrom: at(0), campaignCreatedTo: at(480 - 1 / MINUTE) },
+        [{ field: 'to', direction: 'ASC' }],
+        400,
+        { entries: 50, messages: 26 },
+      ],
+      [
+        { campaignCreatedFrom: at(60), campaignCreatedTo: at(120 - 1 / MINUTE) },
+        [{ field: 'segNum', direction: 'ASC' }],
+        60,
+        { entries: 62, messages: 1 },
+      ],
+    ];
+    for (const [criteria, sort, total, most] of cases) {
+      for (const currentPage of [0, 1]) {
+        // Act
+        seen.entries = 0;
+        seen.messages = 0;
+        const query = page(criteria, sort, currentPage);
+        const listed = await lists.list(7, query);
+        const reads = { ...seen };
+
+        // Assess
+        expect(listed).toEqual(await expected(query));
+        expect([criteria, listed.totalItemCount]).toEqual([criteria, total]);
+        const bound = { entries: most.entries * (currentPage + 1), messages: most.messages };
+        expect([criteria, currentPage, reads]).toEqual([
+          criteria,
+          currentPage,
+          { entries: Math.min(reads.entries, bound.entries), messages: Math.min(reads.messages, bound.messages) },
+        ]);
+      }
+    }
+  }, 120_000);
+});
