@@ -1,9 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { ClickAggregator, type QueuedClick } from '../../shared/domain/click-aggregator';
-import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
-import { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
@@ -15,6 +13,7 @@ import { keys } from '../../shared/store/keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
+import { testLinkService } from '../support/link-service';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -84,14 +83,7 @@ function pausingAfter(command: string, hook: () => Promise<void>): Store {
 }
 
 function service(links: IndexedLinksRepository) {
-  return new LinkService({
-    links,
-    ids: { next: async () => 0 },
-    codec: async () => codec,
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://s.test',
-    clock: () => new Date('2026-11-22T12:00:00Z'),
-  });
+  return testLinkService(links);
 }
 
 async function created(accountId: number, ids: number[], fields: Partial<Link> = {}): Promise<IndexedLinksRepository> {

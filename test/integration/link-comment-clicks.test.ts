@@ -1,10 +1,9 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, type NativeAttributeValue, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks, normalisedComment } from '../../shared/domain/link-listing';
-import { LinkService } from '../../shared/domain/link-service';
+import type { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import type { PageSize } from '../../shared/domain/paging';
 import { ClickRanks } from '../../shared/store/click-ranks';
@@ -21,6 +20,7 @@ import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
+import { testLinkService } from '../support/link-service';
 
 /**
  * `criteria[query]` by clickCnt from the comments' gsi13 partitions
@@ -56,14 +56,7 @@ let nextId = 1;
 let nextAccount = 1;
 
 function service() {
-  return new LinkService({
-    links: new IndexedLinksRepository(store),
-    ids: { next: async () => 0 },
-    codec: async () => codec,
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://s.test',
-    clock: () => new Date('2026-11-22T12:00:00Z'),
-  });
+  return testLinkService(new IndexedLinksRepository(store));
 }
 
 function links(accountId: number, count: number, fields: (i: number) => Partial<Link>): Link[] {

@@ -1,7 +1,6 @@
-import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
-import { LinkService } from '../../shared/domain/link-service';
+import type { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
@@ -9,6 +8,7 @@ import { linkCounts } from '../../shared/store/link-keys';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
+import { testLinkService } from '../support/link-service';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -20,14 +20,7 @@ afterAll(() => close());
 const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 
 function listing(links: IndexedLinksRepository): LinkService {
-  return new LinkService({
-    links,
-    ids: { next: async () => 0 },
-    codec: async () => codec,
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://s.test',
-    clock: () => new Date('2026-11-22T12:00:00Z'),
-  });
+  return testLinkService(links);
 }
 
 /** The distinct-comment counters each Query under a word returned (their items, as read). */
@@ -88,7 +81,7 @@ describe('the distinct-comment counters under each word', () => {
     expect(everyday.counted).toBe(0);
     expect(everyday.read.reduce((sum, items) => sum + items, 0)).toBeLessThan(90);
     counted.mockRestore();
-  });
+  }, 120_000);
 
   it('finds nothing for a comment word in a createTs range that ends before it starts', async () => {
     // Prepare

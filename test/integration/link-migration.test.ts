@@ -1,9 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks } from '../../shared/domain/link-listing';
-import { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import type { PageSize } from '../../shared/domain/paging';
 import { ClickRanks } from '../../shared/store/click-ranks';
@@ -21,6 +19,7 @@ import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
+import { testLinkService } from '../support/link-service';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -47,14 +46,7 @@ async function stored(id: number) {
 }
 
 function service() {
-  return new LinkService({
-    links: new IndexedLinksRepository(store),
-    ids: { next: async () => 0 },
-    codec: async () => codec,
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://s.test',
-    clock: () => new Date('2026-11-22T12:00:00Z'),
-  });
+  return testLinkService(new IndexedLinksRepository(store));
 }
 
 const QUERIES: Partial<LinkQuery>[] = [

@@ -1,9 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import type { LinkQuery } from '../../shared/domain/link-listing';
-import { LinkService } from '../../shared/domain/link-service';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites, type Marked } from '../../shared/store/counted-writes';
@@ -13,6 +11,7 @@ import { linkCounts } from '../../shared/store/link-keys';
 import type { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
+import { testLinkService } from '../support/link-service';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -31,14 +30,7 @@ class StoppingAfterMark extends CountedWrites {
 }
 
 function listing(links: LinksRepository) {
-  return new LinkService({
-    links,
-    ids: { next: async () => 0 },
-    codec: async () => codec,
-    cache: new LinkCache(0),
-    shortLinkBase: 'https://s.test',
-    clock: () => new Date('2026-11-22T12:00:00Z'),
-  });
+  return testLinkService(links);
 }
 
 const everything = (fields: Partial<LinkQuery> = {}): LinkQuery => ({ sort: [], pagination: { pageSize: 25, currentPage: 0 }, ...fields });
