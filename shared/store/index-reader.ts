@@ -1,5 +1,6 @@
 import { type NativeAttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { compareSortValues, compareText } from './sort-order';
 import { INDEXES, type IndexShape, partitionKeyOf, sortKeyOf } from './table';
 
 /**
@@ -287,20 +288,4 @@ function indexShape(name: string): IndexShape {
   const shape = INDEXES.find((index) => index.name === name);
   if (!shape) throw new Error(`No index ${name}`);
   return shape;
-}
-
-/** DynamoDB's order: numbers by value, strings by their UTF-8 bytes. */
-export function compareSortValues(a: NativeAttributeValue, b: NativeAttributeValue): number {
-  if (typeof a === 'string' && typeof b === 'string') return compareText(a, b);
-  if (typeof a === 'number' || typeof a === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  return compareText(String(a), String(b));
-}
-
-const SURROGATE = /[\ud800-\udfff]/;
-
-/** UTF-8 byte order, which is code point order: UTF-16 code units differ from it only around surrogates. */
-export function compareText(a: string, b: string): number {
-  if (a === b) return 0;
-  if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-  return a < b ? -1 : 1;
 }

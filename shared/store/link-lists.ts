@@ -5,11 +5,12 @@ import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
-import { compareSortValues, countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
+import { countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
 import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
+import { compareSortValues } from './sort-order';
 import { sortKeyNamed } from './table';
 
 /** The planner's figures: tests move them to drive every path on small data. */

@@ -1,16 +1,8 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import type { Store } from '../../shared/store/client';
-import {
-  compareSortValues,
-  compareText,
-  countRanges,
-  type Entry,
-  type IndexRange,
-  readMerged,
-  readPage,
-  scanRanges,
-} from '../../shared/store/index-reader';
+import { countRanges, type Entry, type IndexRange, readMerged, readPage, scanRanges } from '../../shared/store/index-reader';
+import { compareSortValues, compareText } from '../../shared/store/sort-order';
 import { startTestStore } from '../support/dynamo';
 
 let store: Store;
