@@ -7,6 +7,8 @@ import { countRanges, type Entry, type IndexRange, readMerged, readPage } from '
 import { sortRange } from './message-combos';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import { messagesOfEntries, onlyCriteria, textDriver } from './message-list-entries';
+import { migrationCompleted } from './migration-progress';
+import { queryAll } from './query';
 
 /**
  * A campaignCreateTs range (the messages' creation time) with one other criterion, or with
@@ -31,6 +33,8 @@ const TOP = '~';
 /** gsi3's numeric keys: a millisecond instant has 13 digits, an id 15. */
 const MS_SCALE = 10 ** 13;
 const ID_SCALE = 10n ** 15n;
+/** A creation range sorted by sender is read one key range per sender up to this many senders (their counter items name them). */
+const MAX_SENDERS = 100;
 
 export type CreatedWithWay = 'from' | 'text' | 'to' | 'campaignStatus' | 'values' | 'sortIndex';
 export type CreatedWithPage = { listing: MessageListing; way: CreatedWithWay };
@@ -60,6 +64,9 @@ export function createdWithSort(query: MessageQuery): boolean {
 }
 
 export class MessageTimeCriteria {
+  /** Whether the migration has counted every message under its sender (remembered once true). */
+  #sendersCounted = false;
+
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites,
@@ -96,9 +103,10 @@ export class MessageTimeCriteria {
    * from the nearer end as a single criterion's is. By number (`to`: many values, each a
    * short run in creation order): that index read in order and kept to the range, when that
    * is expected to cost less than reading the range whole (`total` whole messages of gsi1)
-   * and stopped at that cost. Undefined otherwise: the caller reads the range whole. Sorts
-   * whose order follows creation (times, campaign id) or whose runs are long (sender, text)
-   * would meet the range's matches all together, past its share.
+   * and stopped at that cost. By sender: one key range per sender of the account, as by
+   * status. Undefined otherwise: the caller reads the range whole. Sorts whose order follows
+   * creation (times, campaign id) or whose runs are long (text) would meet the range's
+   * matches all together, past its share.
    */
   async withSort(accountId: number, query: MessageQuery, total: number, offset: number, pageSize: number): Promise<CreatedWithPage | undefined> {
     const [sort] = query.sort;
@@ -111,11 +119,13 @@ export class MessageTimeCriteria {
       items: (await messagesOfEntries(this.store, entries)).map(({ message }) => ({ message })),
       totalItemCount: total,
     });
-    if (sort.field === 'status' || sort.field === 'segNum') {
+    if (sort.field === 'status' || sort.field === 'segNum' || sort.field === 'from') {
       const ranges =
         sort.field === 'status'
           ? MESSAGE_STATUSES.map((status) => messageRanges.statusCreated(accountId, status, from, to))
-          : await this.#segments(accountId, from, to);
+          : sort.field === 'from'
+            ? await this.#senders(accountId, from, to)
+            : await this.#segments(accountId, from, to);
       const entries = ranges && (await readPage(this.store, ranges, { forward, offset, take: pageSize, total }));
       // Fewer than the counters promise: a count still being written; the range read whole counts them.
       return entries && entries.length === take ? { listing: await listing(entries), way: 'values' } : undefined;
@@ -158,6 +168,26 @@ export class MessageTimeCriteria {
       const value = BigInt(segNum) * BigInt(MS_SCALE);
       return { ...all, sk: { between: [(value + first) * ID_SCALE, (value + last) * ID_SCALE + ID_SCALE - 1n] } };
     });
+  }
+
+  /**
+   * gsi9's key range of each sender of the account, kept to messages created in [from, to]
+   * (its keys are the sender, then `tail`): the senders are named by their counter items
+   * (`MESSAGES#F#<from>`, one consistent Query). Undefined until the migration has counted
+   * every message under its sender, or past MAX_SENDERS.
+   */
+  async #senders(accountId: number, from?: Date, to?: Date): Promise<IndexRange[] | undefined> {
+    if (!(this.#sendersCounted ||= await migrationCompleted(this.store))) return undefined;
+    const prefix = messageCounters.sender(accountId, '').sk;
+    const items = await queryAll(this.store, {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
+      // `$` follows `#`: every sk that starts with the prefix lies below it.
+      ExpressionAttributeValues: { ':pk': messageCounters.sender(accountId, '').pk, ':first': prefix, ':last': `${prefix.slice(0, -1)}$` },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    });
+    if (items.length > MAX_SENDERS) return undefined;
+    return items.map((item) => labelled(messageRanges.from(accountId, String(item.sk).slice(prefix.length)), from, to));
   }
 
   /** The criterion's key ranges kept to the creation range, and what the keys do not decide. */

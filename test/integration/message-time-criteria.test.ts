@@ -114,7 +114,7 @@ describe('a creation range with another criterion or a sort', () => {
     }
   }, 120_000);
 
-  it('reads a page by segNum or status from their key ranges, a dense range by number from its index, and a narrow one whole once', async () => {
+  it('reads a page by segNum, status or sender from their key ranges, a dense range by number from its index, and a narrow one whole once', async () => {
     const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
     // Whole hours, so that the totals are the day items' cells. Read whole, the range was 400
     // (or 60) gsi1 entries and every one of their messages again by BatchGetItem.
@@ -134,6 +134,12 @@ describe('a creation range with another criterion or a sort', () => {
       [
         { campaignCreatedFrom: at(0), campaignCreatedTo: at(480 - 1 / MINUTE) },
         [{ field: 'to', direction: 'ASC' }],
+        400,
+        { entries: 50, messages: 26 },
+      ],
+      [
+        { campaignCreatedFrom: at(0), campaignCreatedTo: at(480 - 1 / MINUTE) },
+        [{ field: 'from', direction: 'DESC' }],
         400,
         { entries: 50, messages: 26 },
       ],
