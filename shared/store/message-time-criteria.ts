@@ -177,7 +177,8 @@ export class MessageTimeCriteria {
    * every message under its sender, or past MAX_SENDERS.
    */
   async #senders(accountId: number, from?: Date, to?: Date): Promise<IndexRange[] | undefined> {
-    if (!(this.#sendersCounted ||= await migrationCompleted(this.store))) return undefined;
+    this.#sendersCounted ||= await migrationCompleted(this.store);
+    if (!this.#sendersCounted) return undefined;
     const prefix = messageCounters.sender(accountId, '').sk;
     const items = await queryAll(this.store, {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
