@@ -38,13 +38,14 @@ import type { Message } from '../shared/domain/messages';
  * The data: links created over the last BENCH_MONTHS months (ids in creation order); 30%
  * made by SMS link shortening (campaign and tracking code, the message's ULID), 40% with
  * a comment of everyday words (half the shortened ones, 15% of all, one campaign's comment
- * instead: `Black Friday 2026 subscriptions`); status 0 on 10%; moderatorStatus 0 (blocked) on every 1,000th link (0.1%, so the small account has one);
+ * instead: `Black Friday 2026 subscriptions`); status 0 on 10%; moderatorStatus 0 (blocked) on every 1,000th link of the big
+ * account (0.1%) and every 33rd of the small one (3%, so that it too fills a page);
  * clickCnt 0–3 on 90%, up to 5,000 on the rest; an expiration date on 20%. Messages over
  * the same months, each in its own campaign as SendSmsMessage makes them, with statuses
  * mostly DELIVRD and every other one present, a few senders, recipients from a pool of
  * UK, German and US numbers, texts from templates (some repeated verbatim, some with a
  * one-time code), campaign statuses that follow the message (MODERATION and
- * READY_FOR_SEND rare), start-send and status-update times on messages past NEW. The
+ * READY_FOR_SEND rare: 1.2% of the big account's messages are held, 3% of the small one's), start-send and status-update times on messages past NEW. The
  * counters seeded are those of `messageCreation`'s counted change: the combination cells of
  * status, campaign status and sender (`MESSAGES#F#<from>`) among them.
  *
@@ -82,6 +83,15 @@ const SEED = (process.env.BENCH_SEED ?? 'current') as 'current' | 'previous';
 if (SEED !== 'current' && SEED !== 'previous') throw new Error('BENCH_SEED must be current or previous');
 const LEGACY = { links: count('BENCH_LEGACY_LINKS', 5_000), messages: count('BENCH_LEGACY_MESSAGES', 2_000) };
 const DAY_MS = 24 * 60 * 60_000;
+/** The default page: a call finding fewer is compared with a full page of the other account. */
+const PAGE = 25;
+/**
+ * Rare values are rarer on the big account than a page of the small one holds: every
+ * BLOCKED_EVERY-th link is blocked, and HELD_SHARE of the new messages wait in moderation,
+ * so that both accounts answer a full page and the ratio compares page with page.
+ */
+const BLOCKED_EVERY = { small: 33, big: 1000, legacy: 1000 } as const;
+const HELD_SHARE = { small: 0.75, big: 0.3, legacy: 0.3 } as const;
 
 type Account = { id: number; key: string; name: 'small' | 'big' | 'legacy' };
 type Item = Record<string, NativeAttributeValue>;
@@ -172,10 +182,11 @@ async function main(): Promise<void> {
   const local = await startLocal({ port: 0 });
   const rt = local.runtime;
   const { store } = rt;
-  const units = { read: 0, write: 0 };
+  const units = { read: 0, write: 0, requests: 0 };
   store.db.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      units.requests++;
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
       const kind = /Put|Update|Delete|Write/.test(context.commandName ?? '') ? 'write' : 'read';
@@ -255,7 +266,7 @@ async function main(): Promise<void> {
         code: codec.encode(id),
         fullLink: `${rnd.pick(SITES)}${rnd.int(1e6)}${rnd.next() < 0.5 ? `?utm_source=sms&utm_campaign=${rnd.pick(WORDS)}` : ''}`,
         status: (rnd.next() < 0.1 ? 0 : 1) as 0 | 1,
-        moderatorStatus: (i % 1000 === 500 ? 0 : 1) as 0 | 1,
+        moderatorStatus: (i % BLOCKED_EVERY[account.name] === Math.floor(BLOCKED_EVERY[account.name] / 2) ? 0 : 1) as 0 | 1,
         moderatorComment: null,
         comment: withCampaignComment(rnd.next() < 0.4 ? `${rnd.pick(WORDS)} ${rnd.pick(WORDS)} ${rnd.int(100)}` : null, shortened, i),
         expirationDate,
@@ -308,7 +319,7 @@ async function main(): Promise<void> {
         ['PDLIVRD', 2],
         ['DELETED', 1],
       ]);
-      const held = status === 'NEW' && rnd.next() < 0.3;
+      const held = status === 'NEW' && rnd.next() < HELD_SHARE[account.name];
       const sent = !['NEW', 'ENQUEUD'].includes(status);
       const startSendAt = sent ? new Date(Date.parse(createdAt) + 500 + rnd.int(5000)).toISOString() : null;
       const statusUpdatedAt = startSendAt ? new Date(Date.parse(startSendAt) + 1000 + rnd.int(600_000)).toISOString() : null;
@@ -410,13 +421,14 @@ async function main(): Promise<void> {
     if (envelope.code !== 0) throw new Error(`${path} answered code ${envelope.code}: ${envelope.message}`);
     return envelope.data as { items: unknown[]; totalItemCount: number };
   };
-  type Row = { name: string; small: Measured; big: Measured };
-  type Measured = { p50: number; rru: number; total: number };
+  type Row = { name: string; small: Measured & { days?: number }; big: Measured };
+  type Measured = { p50: number; rru: number; total: number; requests: number };
   /** One warm-up call, then ROUNDS timed ones: the median latency, the mean RRU, and what the call found. */
   const measure = async (account: Account, path: string, body: Record<string, string>): Promise<Measured> => {
     await call(account, path, body);
     const times: number[] = [];
     units.read = 0;
+    units.requests = 0;
     let total = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const start = performance.now();
@@ -424,7 +436,7 @@ async function main(): Promise<void> {
       times.push(performance.now() - start);
     }
     times.sort((a, b) => a - b);
-    return { p50: times[Math.floor(ROUNDS / 2)]!, rru: units.read / ROUNDS, total };
+    return { p50: times[Math.floor(ROUNDS / 2)]!, rru: units.read / ROUNDS, total, requests: units.requests / ROUNDS };
   };
 
   const accounts: Account[] = [];
@@ -452,9 +464,28 @@ async function main(): Promise<void> {
       body: (account: Account) => Record<string, string> | Promise<Record<string, string>>,
     ) => {
       if (!CASES.test(name)) return;
-      const measured = { small: await measure(small, path, await body(small)), big: await measure(big, path, await body(big)) };
+      const { body: smallBody, days } = await filled(small, path, await body(small));
+      const measured = { small: { ...(await measure(small, path, smallBody)), days }, big: await measure(big, path, await body(big)) };
       rows.push({ name, ...measured });
-      process.stderr.write(`  ${path} ${name}: ${measured.big.p50.toFixed(0)} ms, ${measured.big.rru.toFixed(0)} RRU (big)\n`);
+      process.stderr.write(
+        `  ${path} ${name}: ${measured.big.p50.toFixed(0)} ms, ${measured.big.rru.toFixed(0)} RRU, ${measured.small.requests.toFixed(1)} / ${measured.big.requests.toFixed(1)} requests (small / big)\n`,
+      );
+    };
+    /**
+     * A week of the small account holds a hundredth of what the big one's does: where its
+     * week finds less than a page, its range starts earlier (two weeks, four, ...) until it
+     * finds a page, so that both answers are a full page. The row says how many days.
+     */
+    const filled = async (account: Account, path: string, body: Record<string, string>) => {
+      const ranged = Object.values(body).includes(weekFrom);
+      if (!ranged || (await call(account, path, body)).totalItemCount >= PAGE) return { body, days: undefined };
+      for (let days = 14; days <= MONTHS * 31; days *= 2) {
+        const [from] = window(days);
+        const widened = Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value === weekFrom ? from : value]));
+        if ((await call(account, path, widened)).totalItemCount >= PAGE) return { body: widened, days };
+      }
+      // No range finds a page (a single number's messages): measured on its week.
+      return { body, days: undefined };
     };
     const lastPage = async (account: Account, path: string, body: Record<string, string>) => {
       const { totalItemCount } = await call(account, path, { ...body, 'pagination[pageSize]': '100' });
@@ -492,7 +523,7 @@ async function main(): Promise<void> {
       }
       await list('criteria[status]=0', () => ({ 'criteria[status]': '0' }));
       await list('criteria[status]=1', () => ({ 'criteria[status]': '1' }));
-      await list('criteria[moderatorStatus]=0 (0.1%)', () => ({ 'criteria[moderatorStatus]': '0' }));
+      await list('criteria[moderatorStatus]=0 (3% / 0.1%)', () => ({ 'criteria[moderatorStatus]': '0' }));
       await list('criteria[moderatorStatus]=1', () => ({ 'criteria[moderatorStatus]': '1' }));
       await list('createTsFrom/To (one week)', () => ({ 'criteria[createTsFrom]': weekFrom, 'criteria[createTsTo]': weekTo }));
       await list('status=1 + week + sort[clickCnt]=DESC', () => ({
@@ -610,13 +641,17 @@ async function main(): Promise<void> {
       console.log('  Seeded by BatchWriteItem of items shaped as the previous version wrote them (see the header of scripts/bench-list.ts),');
       console.log(`  then migrated (admin migrate): ${migrated}.`);
     }
+    console.log(
+      `  Rare values fill a page on both accounts (see BLOCKED_EVERY, HELD_SHARE). "(Nd)": the small account's week found less than a page,`,
+    );
+    console.log('  so its range was widened to N days ending where the week ends, and both accounts answer a full page.');
     for (const { title, rows } of sections) {
       console.log(`\n  ${title}`);
       console.log(
         `  ${'call'.padEnd(40)}${'found s/b'.padStart(16)}${'p50 ms s'.padStart(10)}${'p50 ms b'.padStart(10)}${'ratio'.padStart(7)}${'RRU s'.padStart(9)}${'RRU b'.padStart(10)}${'ratio'.padStart(7)}`,
       );
       for (const { name, small: s, big: b } of rows) {
-        const found = `${s.total}/${b.total}`;
+        const found = `${s.total}${s.days ? ` (${s.days}d)` : ''}/${b.total}`;
         console.log(
           `  ${name.padEnd(40)}${found.padStart(16)}${s.p50.toFixed(1).padStart(10)}${b.p50.toFixed(1).padStart(10)}${(b.p50 / s.p50).toFixed(2).padStart(7)}` +
             `${s.rru.toFixed(1).padStart(9)}${b.rru.toFixed(1).padStart(10)}${(b.rru / s.rru).toFixed(2).padStart(7)}`,
