@@ -92,7 +92,10 @@ export class IndexedMessageLists implements MessageLists {
     const statusTimed = statusWithTime(query) ? await this.statusTimes.page(accountId, query, offset, pageSize) : undefined;
     if (statusTimed) return statusTimed.listing;
     // A creation range with from, text, a whole number or a campaign status: one key range of that criterion's index (message-time-criteria.ts).
-    const createdWith = createdWithCriterion(query) ? await this.timeCriteria.withCriterion(accountId, query, anyAffix, offset, pageSize) : undefined;
+    const createdTotal = this.#hours(accountId, 'C', messageRanges.created, query.campaignCreatedFrom, query.campaignCreatedTo);
+    const createdWith = createdWithCriterion(query)
+      ? await this.timeCriteria.withCriterion(accountId, query, anyAffix, offset, pageSize, createdTotal)
+      : undefined;
     if (createdWith) return createdWith.listing;
     if (drivers.length === 0) return this.#byRuns(accountId, this.#sortDriver(accountId, wanted), query, offset, pageSize);
     // A sending or status time range in creation order: creation order read backward from its end (message-time-ranges.ts).
