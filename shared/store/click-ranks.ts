@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, type NativeAttributeValue, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mapLimited } from '../domain/concurrency';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { keys } from './keys';
+import { type Key, keys } from './keys';
 import { clickKey, LINK_SCHEMA } from './link-keys';
+import { moveWordRanks, wordKeysOfItem } from './link-word-ranks';
 
 export interface ClickRankChange {
   accountId: number;
@@ -37,6 +39,11 @@ const MOVES_IN_FLIGHT = 16;
  * never move a link back. Deleted links and links not yet at schema 2 are left alone (the
  * migration gives those their key). A pass stopped anywhere leaves its pending items for
  * the next: the moves it made are not made again, as the keys are already there.
+ *
+ * After the links' keys, each moved link's comment word items get the same key (gsi14's
+ * order, link-word-ranks.ts), forward only, the words taken from the link item as the move
+ * left it. A link with a counted change unfinished is not moved until the change is done
+ * (its word items are being put with the key the writer read): it waits for the next pass.
  */
 export class ClickRanks {
   constructor(private readonly store: Store) {}
@@ -66,6 +73,7 @@ export class ClickRanks {
     const started = performance.now();
     let moved = 0;
     let startKey: Record<string, NativeAttributeValue> | undefined;
+    const deferred: ClickRankChange[] = [];
     do {
       const page = await this.store.db.send(
         new QueryCommand({
@@ -79,15 +87,21 @@ export class ClickRanks {
       const pending = page.Items ?? [];
       const linkIds = new Set<number>();
       for (const item of pending) for (const id of item.links as Set<number | bigint>) linkIds.add(Number(id));
-      moved += await this.refresh([...linkIds]);
+      moved += await this.refresh([...linkIds], deferred);
       await mapLimited(pending, MOVES_IN_FLIGHT, (item) => this.#forget(String(item.sk), String(item.written)));
       startKey = page.LastEvaluatedKey;
     } while (startKey && performance.now() - started < budgetMs);
+    // Told once the pass is over, so this pass does not read them again.
+    await this.changed(`deferred#${randomUUID()}`, deferred);
     return moved;
   }
 
-  /** Brings each link's key up to its total clicks as counted now; the number of keys moved. */
-  async refresh(linkIds: number[]): Promise<number> {
+  /**
+   * Brings each link's key up to its total clicks as counted now; the number of keys moved.
+   * A link with a counted change unfinished (its word items being written) is not moved:
+   * it goes to `deferred`, or, without it, into a pending item of its own for the next pass.
+   */
+  async refresh(linkIds: number[], deferred?: ClickRankChange[]): Promise<number> {
     const items = await batchGetAll(
       this.store,
       linkIds.flatMap((id) => [keys.link(id), keys.linkClicks(id)]),
@@ -100,31 +114,51 @@ export class ClickRanks {
       else clicks.set(String(item.pk), Number(item.clicks ?? 0));
     }
     const moves: { id: number; key: number | bigint }[] = [];
+    const waiting: ClickRankChange[] = [];
+    const wait = (item: Record<string, NativeAttributeValue>) => waiting.push({ accountId: Number(item.accountId), linkId: Number(item.id) });
     for (const id of linkIds) {
       const link = links.get(keys.link(id).pk);
       if (!link || link.deleted || link.schema !== LINK_SCHEMA || link.gsi3sk === undefined) continue;
       const key = clickKey(Number(link.clickCnt ?? 0) + (clicks.get(keys.link(id).pk) ?? 0), id);
-      if (BigInt(link.gsi3sk) < BigInt(key)) moves.push({ id, key });
+      if (BigInt(link.gsi3sk) >= BigInt(key)) continue;
+      if (link.cntOp) wait(link);
+      else moves.push({ id, key });
     }
     const done = await mapLimited(moves, MOVES_IN_FLIGHT, ({ id, key }) => this.#moveKey(id, key));
-    return done.filter(Boolean).length;
+    const moved = moves.flatMap(({ key }, i) => {
+      const words = done[i];
+      return words ? [{ words, key }] : [];
+    });
+    // Not moved: another pass moved it, it went, or a change was marked on it since it was read.
+    const refused = moves.filter((_, i) => !done[i]).map(({ id }) => keys.link(id));
+    for (const item of refused.length ? await batchGetAll(this.store, refused, true) : []) if (item.cntOp && !item.deleted) wait(item);
+    await moveWordRanks(this.store, moved);
+    if (deferred) deferred.push(...waiting);
+    else await this.changed(`deferred#${randomUUID()}`, waiting);
+    return moved.length;
   }
 
-  /** False when the key is already there or further, or the link went meanwhile. */
-  #moveKey(linkId: number, key: number | bigint): Promise<boolean> {
-    return conditionally(() =>
-      this.store.db.send(
+  /** The keys of the link's word items as the move left it; undefined when the key is already there or further, or the link went meanwhile. */
+  async #moveKey(linkId: number, key: number | bigint): Promise<Key[] | undefined> {
+    try {
+      const result = await this.store.db.send(
         new UpdateCommand({
           TableName: this.store.tableName,
           Key: keys.link(linkId),
           UpdateExpression: 'SET gsi3sk = :key',
           // Forward only; a deleted link has no gsi3sk, so it fails `<` as well.
-          ConditionExpression: 'gsi3sk < :key AND #schema = :schema AND attribute_not_exists(deleted)',
+          // Never while a counted change is unfinished on it: the word items it puts carry the key it read.
+          ConditionExpression: 'gsi3sk < :key AND #schema = :schema AND attribute_not_exists(deleted) AND attribute_not_exists(cntOp)',
           ExpressionAttributeNames: { '#schema': 'schema' },
           ExpressionAttributeValues: { ':key': key, ':schema': LINK_SCHEMA },
+          ReturnValues: 'ALL_NEW',
         }),
-      ),
-    );
+      );
+      return wordKeysOfItem(result.Attributes ?? {});
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 
   /** Deletes a pending item unless it was written again since it was read (its links are then seen next pass). */

@@ -272,8 +272,8 @@ export function markUpdate(marked: Marked): { set: string; values: Record<string
   };
 }
 
-/** One add per counter item (an item's set takes the change's id once), zero cells left out. */
-function mergedCounters(counters: CounterAdd[]): CounterAdd[] {
+/** One add per counter item (an item's set takes the change's id once), zero cells and items left out. */
+export function mergedCounters(counters: CounterAdd[]): CounterAdd[] {
   const merged = new Map<string, CounterAdd>();
   for (const { key, add } of counters) {
     const id = `${key.pk}\u0000${key.sk}`;

@@ -1,4 +1,12 @@
-import { commentHasStarts, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField, queryWords } from '../domain/link-listing';
+import {
+  commentHasStarts,
+  createdBounds,
+  DEFAULT_LINK_ORDER,
+  isCountedPrefix,
+  type LinkPage,
+  type LinkSortField,
+  queryWords,
+} from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
@@ -28,6 +36,12 @@ import { fromItem } from './link-writes';
 export const MAX_COMMENT_PARTITIONS = 8;
 /** A read's first page asks for this much more than a partition's share of the page foretells. */
 const EXPECT_MARGIN = 1.25;
+/**
+ * One counted word is answered from gsi14 too, about its page whatever its comments
+ * (link-word-clicks.ts): its distinct-comment counters are read only this far (two pages of
+ * them), enough for a few comments, never in proportion to many.
+ */
+const ONE_WORD_BUDGET = 1;
 
 export class LinkCommentClicks {
   /** Pages answered from gsi13, for tests that check the path is taken. */
@@ -55,7 +69,8 @@ export class LinkCommentClicks {
     // The counters are read unless they cost more than the rarest start's word items, which the other way reads at least.
     const [rarest] = await this.counts.startCounts(accountId, words);
     if (!rarest) return undefined;
-    const budget = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+    const byItems = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+    const budget = words.length === 1 && isCountedPrefix(rarest.word) ? Math.min(ONE_WORD_BUDGET, byItems) : byItems;
     const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
     if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
     const total = matched.total + besides.length;
@@ -77,26 +92,26 @@ export class LinkCommentClicks {
       this.pages++;
       return { items: [], totalItemCount: total };
     }
-    const placed = await this.#placed(accountId, besides);
+    const placed = await placedByClicks(this.store, accountId, besides);
     if (!placed) return undefined;
     ranges.push(...placed);
     this.pages++;
     return { items: await this.lists.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
   }
+}
 
-  /** Each link's own entry in gsi3, as a range of one key; undefined when one has no key yet. */
-  async #placed(accountId: number, besides: Link[]): Promise<IndexRange[] | undefined> {
-    if (besides.length === 0) return [];
-    const items = await batchGetAll(
-      this.store,
-      besides.map((link) => keys.link(link.id)),
-    );
-    if (items.length < besides.length || items.some((item) => item.gsi3sk === undefined)) return undefined;
-    return items.map((item) => ({
-      index: 'gsi3',
-      pk: linkPartition(accountId, flagsOf(fromItem(item))),
-      sk: { between: [item.gsi3sk, item.gsi3sk] },
-      expect: 1,
-    }));
-  }
+/** Each link's own entry in gsi3, as a range of one key; undefined when one has no key yet. */
+export async function placedByClicks(store: Store, accountId: number, besides: Link[]): Promise<IndexRange[] | undefined> {
+  if (besides.length === 0) return [];
+  const items = await batchGetAll(
+    store,
+    besides.map((link) => keys.link(link.id)),
+  );
+  if (items.length < besides.length || items.some((item) => item.gsi3sk === undefined)) return undefined;
+  return items.map((item) => ({
+    index: 'gsi3',
+    pk: linkPartition(accountId, flagsOf(fromItem(item))),
+    sk: { between: [item.gsi3sk, item.gsi3sk] },
+    expect: 1,
+  }));
 }

@@ -20,10 +20,13 @@ import { type Key, keys } from './keys';
  * | gsi6  | TRACK#<tracking code, lower> | ACCOUNT#a#LINK#<id>                       | (lookup)      |
  * | gsi7  | ACCOUNT#a#LINKS#<flags>      | <createdAt>#<id>                          | createTs      |
  * | gsi13 | ACCOUNT#a#LINKS#CM#<h>#<f>   | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
+ * | gsi14 | ACCOUNT#a#LINKWORDS#W#<w>#<f>| gsi3sk (a copy on each word item)         | clickCnt      |
  *
  * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
  * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
- * that moves a link's gsi3sk moves it there too.
+ * that moves a link's gsi3sk moves it there too. gsi14 holds the comment word items, a
+ * partition per word `w` and flags: each carries a copy of its link's gsi3sk, which the
+ * rank pass moves after the link's (link-word-ranks.ts).
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
@@ -48,6 +51,12 @@ export const COMMENT_COUNTED = 2;
  * before gsi13 lack it; their next change, or `admin migrate`, sets both (link-writes.ts).
  */
 export const COMMENT_RANKED = 1;
+/**
+ * `wordsRanked` on a link item: its word items carry gsi14pk and a copy of its gsi3sk.
+ * Links written before gsi14 lack it; their next change, or `admin migrate`, puts their
+ * word items again with both (link-writes.ts).
+ */
+export const WORDS_RANKED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -152,6 +161,7 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     wordsCounted: WORDS_COUNTED,
     commentCounted: COMMENT_COUNTED,
     commentRanked: COMMENT_RANKED,
+    wordsRanked: WORDS_RANKED,
   };
 }
 
@@ -173,13 +183,24 @@ export function wordPartition(accountId: number, word: string): string {
   return `ACCOUNT#${accountId}#LINKWORDS#${[...word][0] ?? ''}`;
 }
 
-/** The word items of a link, carrying its flags so flag criteria filter without the link. */
-export function wordItems(link: Link): Record<string, NativeAttributeValue>[] {
+/** gsi14's partition: the links whose comment has `word`, with `flags`, in clickCnt order. */
+export function wordRankPartition(accountId: number, word: string, flags: Flags): string {
+  return `ACCOUNT#${accountId}#LINKWORDS#W#${word}#${flags}`;
+}
+
+/**
+ * The word items of a link, carrying its flags so flag criteria filter without the link,
+ * and its place in gsi14: the word's partition with its flags, and `rank`, the link's gsi3sk
+ * as the writer read it (a new link's own).
+ */
+export function wordItems(link: Link, rank: NativeAttributeValue = clickKey(link.clickCnt, link.id)): Record<string, NativeAttributeValue>[] {
   return commentWords(link.comment).map((word) => ({
     ...wordKey(link.accountId, word, link.createdAt, link.id),
     entity: 'LinkWord',
     linkId: link.id,
     flags: flagsOf(link),
+    gsi14pk: wordRankPartition(link.accountId, word, flagsOf(link)),
+    gsi3sk: rank,
   }));
 }
 

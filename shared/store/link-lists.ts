@@ -10,6 +10,7 @@ import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
 import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
+import { entryId, onceEach } from './link-word-clicks';
 import { compareSortValues } from './sort-order';
 import { sortKeyNamed } from './table';
 
@@ -153,29 +154,33 @@ export class LinkLists {
    * The page of an index order, with later sort fields applied: each run of links equal in
    * the first field that touches the page is read whole and ordered in memory, so a
    * secondary sort costs the runs at the page's edges (and a count of the entries before).
+   * `distinct`: a link may be in several ranges (a comment word item each), with the same
+   * key: each read keeps it once.
    */
   async ordered(
     ranges: IndexRange[],
     order: SortOrder<LinkSortField>,
-    page: { offset: number; take: number; total: number; keep?: ((entry: Entry) => boolean) | undefined },
+    page: { offset: number; take: number; total: number; keep?: ((entry: Entry) => boolean) | undefined; distinct?: boolean },
   ): Promise<Link[]> {
     const [first, ...rest] = order as [SortOrder<LinkSortField>[number], ...SortOrder<LinkSortField>];
     const forward = first.direction === 'ASC';
-    const entries = await readPage(this.store, ranges, { forward, ...page });
+    // A fresh filter for each read: what one read kept says nothing of the next.
+    const keeping = () => (page.distinct ? onceEach(page.keep) : page.keep);
+    const entries = await readPage(this.store, ranges, { forward, offset: page.offset, take: page.take, total: page.total, keep: keeping() });
     const sortKey = sortKeyNamed(ranges[0]?.index ?? '');
     const head = entries[0];
     const tail = entries.at(-1);
     const firstRun = head && tieRangeOfKey(first.field, head[sortKey]);
     const lastRun = tail && tieRangeOfKey(first.field, tail[sortKey]);
-    if (rest.length === 0 || !firstRun || !lastRun) return this.links(entries.map((entry) => Number(entry.id)));
+    if (rest.length === 0 || !firstRun || !lastRun) return this.links(entries.map(entryId));
     const span: [SortValue, SortValue] = forward ? [firstRun[0], lastRun[1]] : [lastRun[0], firstRun[1]];
-    const before = await countRanges(
-      this.store,
-      ranges.map((range) => ({ ...range, sk: forward ? { to: below(firstRun[0]) } : { from: above(firstRun[1]) } })),
-      page.keep,
-    );
-    const runs = await this.#span(ranges, span, forward, page.keep);
-    const links = (await this.links(runs.map((entry) => Number(entry.id)))).sort(compareLinks(order));
+    const earlier = ranges.map((range) => ({ ...range, sk: forward ? { to: below(firstRun[0]) } : { from: above(firstRun[1]) } }));
+    // Counted in one merged read when a link may be in two ranges: a count per range would count it twice.
+    const once = page.distinct ? onceEach(page.keep) : undefined;
+    let before = once ? 0 : await countRanges(this.store, earlier, page.keep);
+    if (once) for await (const entry of scanRanges(this.store, earlier, forward)) before += once(entry) ? 1 : 0;
+    const runs = await this.#span(ranges, span, forward, keeping());
+    const links = (await this.links(runs.map(entryId))).sort(compareLinks(order));
     return links.slice(page.offset - before, page.offset - before + page.take);
   }
 

@@ -2,7 +2,7 @@ import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, WORDS_COUNTED } from './link-keys';
+import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 import type { ItemUpgrade } from './migration';
 
@@ -20,7 +20,9 @@ import type { ItemUpgrade } from './migration';
  * `commentCounted` at COMMENT_COUNTED (none, or 1 from the single counter per comment)
  * gets its comment counted under each of its words, and that mark, the same way; a link
  * without a comment has nothing there to count and is passed over. A link with a comment
- * and without `commentRanked` gets its gsi13 partition (gsi13pk) and that mark, the same way.
+ * and without `commentRanked` gets its gsi13 partition (gsi13pk) and that mark, the same way,
+ * and one without `wordsRanked` its word items put again with their gsi14 place (gsi14pk,
+ * its gsi3sk) and that mark.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
@@ -29,9 +31,9 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
       expression:
-        'NOT (#schema = :schema AND wordsCounted = :counted AND ((commentCounted = :comment AND commentRanked = :ranked) OR attribute_not_exists(#comment)))',
+        'NOT (#schema = :schema AND wordsCounted = :counted AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
       names: { '#schema': 'schema', '#comment': 'comment' },
-      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED, ':comment': COMMENT_COUNTED, ':ranked': COMMENT_RANKED },
+      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED, ':comment': COMMENT_COUNTED, ':ranked': COMMENT_RANKED, ':words': WORDS_RANKED },
     },
     async upgrade(item) {
       // A link without a comment has none to count: its next change marks it.
@@ -39,7 +41,7 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
       const current =
         item.schema === LINK_SCHEMA &&
         item.wordsCounted === WORDS_COUNTED &&
-        ((item.commentCounted === COMMENT_COUNTED && item.commentRanked === COMMENT_RANKED) || !commented);
+        ((item.commentCounted === COMMENT_COUNTED && item.commentRanked === COMMENT_RANKED && item.wordsRanked === WORDS_RANKED) || !commented);
       if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';
       // A migration that says it is done has finished every change it started, even one

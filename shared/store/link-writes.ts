@@ -4,7 +4,7 @@ import { commentWords } from '../domain/link-listing';
 import type { Link } from '../domain/links';
 import type { ClickRanks } from './click-ranks';
 import type { Store } from './client';
-import type { CountedOp, CountedWrites, CounterAdd } from './counted-writes';
+import { type CountedOp, type CountedWrites, type CounterAdd, mergedCounters } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import {
@@ -15,6 +15,7 @@ import {
   linkCounterAdds,
   linkIndexAttributes,
   WORDS_COUNTED,
+  WORDS_RANKED,
   wordItems,
   wordKey,
   wordKeys,
@@ -32,6 +33,7 @@ const STATE_FIELDS = [
   'wordsCounted',
   'commentCounted',
   'commentRanked',
+  'wordsRanked',
   'deleted',
 ] as const;
 /** A link's own fields a change may set or remove. */
@@ -45,8 +47,9 @@ export type LinkChange = { to: Link } | { delete: true };
  * items through CountedWrites. A link written before schema 2 is upgraded by its first
  * change: index attributes, word items and counts as if it were new; one written at schema 2
  * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
- * one before the distinct-comment counters (no `commentCounted`) its comment, and one
- * before gsi13 (no `commentRanked`) its place there.
+ * one before the distinct-comment counters (no `commentCounted`) its comment, one
+ * before gsi13 (no `commentRanked`) its place there, and one before gsi14 (no
+ * `wordsRanked`) its word items put again with their place there.
  */
 export class LinkWrites {
   /**
@@ -86,10 +89,12 @@ export class LinkWrites {
     const counted = item.schema === LINK_SCHEMA;
     // A link of schema 2 written before the prefix or the comment counters is counted in them by this change.
     const parts: CountedParts = { words: item.wordsCounted === WORDS_COUNTED, comment: item.commentCounted === COMMENT_COUNTED };
+    // The word items' gsi14 key: the link's gsi3sk as read (or the first one this write sets).
+    const rank = item.gsi3sk ?? linkIndexAttributes(before).gsi3sk;
     const op: CountedOp =
       'delete' in change
         ? { counters: counted ? linkCounterAdds(before, -1, parts) : [], deletes: counted ? wordKeys(before) : [], deleteEntity: true }
-        : changeOp(before, change.to, counted, parts);
+        : changeOp(before, change.to, { counted, ranked: item.wordsRanked === WORDS_RANKED, rank }, parts);
     const update = new Expression();
     if ('delete' in change) {
       for (const key of LINK_INDEX_KEYS) if (item[key] !== undefined) update.remove(key);
@@ -115,7 +120,10 @@ export class LinkWrites {
     for (const [field, value] of Object.entries(marked?.set ?? {})) update.set(field, value);
     const conditions = ['attribute_exists(pk)', ...STATE_FIELDS.map((field) => update.equalsRead(field, item[field]))];
     // A first click key is computed here from the count read: on the condition both are as read.
-    if (item.gsi3sk === undefined) conditions.push(update.equalsRead('gsi3sk', undefined), update.equalsRead('clickCnt', item.clickCnt));
+    if (item.gsi3sk === undefined) conditions.push(update.equalsRead('clickCnt', item.clickCnt));
+    // The word items are put with the key as read: on the condition the rank pass has not moved it
+    // since; it moves none while the change is unfinished (link-word-ranks.ts).
+    conditions.push(update.equalsRead('gsi3sk', item.gsi3sk));
     if (marked) conditions.push(marked.condition);
     try {
       const result = await this.store.db.send(
@@ -147,30 +155,23 @@ export class LinkWrites {
  * flag change moves the link's cell in each of its counters and a comment change adds and
  * takes back only the word starts that came and went.
  */
-function changeOp(before: Link, after: Link, counted: boolean, parts: CountedParts): CountedOp {
-  const flagsMoved = !counted || before.status !== after.status || before.moderatorStatus !== after.moderatorStatus;
-  const counters: CounterAdd[] = merged([...(counted ? linkCounterAdds(before, -1, parts) : []), ...linkCounterAdds(after, 1)]);
+function changeOp(
+  before: Link,
+  after: Link,
+  state: { counted: boolean; ranked: boolean; rank: NativeAttributeValue },
+  parts: CountedParts,
+): CountedOp {
+  const { counted, rank } = state;
+  // Word items carry the flags and gsi14's partition: when those move, or gsi14 is new to the link, every word is written again.
+  const flagsMoved = !counted || !state.ranked || before.status !== after.status || before.moderatorStatus !== after.moderatorStatus;
+  const counters: CounterAdd[] = mergedCounters([...(counted ? linkCounterAdds(before, -1, parts) : []), ...linkCounterAdds(after, 1)]);
   const had = new Set(counted ? commentWords(before.comment) : []);
   const has = new Set(commentWords(after.comment));
   return {
     counters,
-    // Word items carry the flags: when they move, every word is written again.
-    puts: wordItems(after).filter((word) => flagsMoved || !had.has(String(word.sk).split('#')[0] ?? '')),
+    puts: wordItems(after, rank).filter((word) => flagsMoved || !had.has(String(word.sk).split('#')[0] ?? '')),
     deletes: [...had].filter((word) => !has.has(word)).map((word) => wordKey(before.accountId, word, before.createdAt, before.id)),
   };
-}
-
-/** Additions to the same counter item in one, dropping cells that cancel out. */
-function merged(adds: CounterAdd[]): CounterAdd[] {
-  const byKey = new Map<string, CounterAdd>();
-  for (const { key, add } of adds) {
-    const entry = byKey.get(`${key.pk}\n${key.sk}`) ?? { key, add: {} };
-    for (const [cell, n] of Object.entries(add)) entry.add[cell] = (entry.add[cell] ?? 0) + n;
-    byKey.set(`${key.pk}\n${key.sk}`, entry);
-  }
-  return [...byKey.values()]
-    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([, n]) => n !== 0)) }))
-    .filter(({ add }) => Object.keys(add).length > 0);
 }
 
 /** An UpdateExpression built field by field, with its names and values. */

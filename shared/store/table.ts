@@ -40,6 +40,8 @@ export const INDEXES: readonly IndexShape[] = [
   { name: 'gsi12', sortKeyType: 'S', projection: [] },
   // A link's clickCnt order within its distinct comment: gsi3's key, so the rank pass moves both.
   { ...list(13, 'N'), sortKey: 'gsi3sk' },
+  // A comment word's links (its word items, by flags) in clickCnt order: a copy of the link's gsi3sk the rank pass moves.
+  { ...list(14, 'N'), sortKey: 'gsi3sk' },
 ];
 
 export const partitionKeyOf = (index: IndexShape) => `${index.name}pk`;

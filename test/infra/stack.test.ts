@@ -268,7 +268,7 @@ describe('ServiceStack', () => {
       expect(Properties.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
     });
 
-    it.each([1, 2, 7, 12, 13])(
+    it.each([1, 2, 7, 12, 13, 14])(
       'declares only the first %i indexes under -c tableIndexes, so an existing table gains one per deployment',
       (n) => {
         // Prepare: the stack as bin/app.ts makes it from the context, without bundling
@@ -296,19 +296,24 @@ describe('ServiceStack', () => {
       60_000,
     );
 
-    it.each(['0', '14', 'two', '2.5'])('refuses -c tableIndexes=%s', (value) => {
+    it.each(['0', '15', 'two', '2.5'])('refuses -c tableIndexes=%s', (value) => {
       // Assess
       expect(() => tableIndexesFromContext(new App({ context: { tableIndexes: value } }))).toThrow(
-        'Context tableIndexes must be a whole number from 1 to 13',
+        'Context tableIndexes must be a whole number from 1 to 14',
       );
     });
 
-    it("orders gsi13 (a link's clickCnt within its comment) by gsi3's sort key, declared once", () => {
+    it("orders gsi13 (a link's clickCnt within its comment) and gsi14 (within a comment word) by gsi3's sort key, declared once", () => {
       // Assess
       const { Properties } = ofType('AWS::DynamoDB::Table')[0]![1];
       const gsi13 = Properties.GlobalSecondaryIndexes.find((index: { IndexName: string }) => index.IndexName === 'gsi13');
       expect(gsi13.KeySchema).toEqual([
         { AttributeName: 'gsi13pk', KeyType: 'HASH' },
+        { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
+      ]);
+      const gsi14 = Properties.GlobalSecondaryIndexes.find((index: { IndexName: string }) => index.IndexName === 'gsi14');
+      expect(gsi14.KeySchema).toEqual([
+        { AttributeName: 'gsi14pk', KeyType: 'HASH' },
         { AttributeName: 'gsi3sk', KeyType: 'RANGE' },
       ]);
       expect(Properties.AttributeDefinitions.filter((attribute: { AttributeName: string }) => attribute.AttributeName === 'gsi3sk')).toEqual([

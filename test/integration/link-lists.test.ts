@@ -14,6 +14,7 @@ import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
+import { LinkWordClicks } from '../../shared/store/link-word-clicks';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
@@ -136,9 +137,10 @@ let nextAccount = 1;
 /**
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
- * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts).
+ * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts), and of one
+ * word in many comments from its words' gsi14 partitions (link-word-clicks.ts).
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0 };
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, wordClicks: 0 };
 beforeAll(() => {
   const list = LinkSearch.prototype.list;
   jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
@@ -152,6 +154,13 @@ beforeAll(() => {
     const before = this.pages;
     const answer = await byComments.apply(this, args);
     counted.commentClicks += this.pages - before;
+    return answer;
+  });
+  const byWords = LinkWordClicks.prototype.page;
+  jest.spyOn(LinkWordClicks.prototype, 'page').mockImplementation(async function (this: LinkWordClicks, ...args) {
+    const before = this.pages;
+    const answer = await byWords.apply(this, args);
+    counted.wordClicks += this.pages - before;
     return answer;
   });
   const page = LinkWordCounts.prototype.page;
