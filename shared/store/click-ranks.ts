@@ -74,6 +74,8 @@ export class ClickRanks {
     let moved = 0;
     let startKey: Record<string, NativeAttributeValue> | undefined;
     const deferred: ClickRankChange[] = [];
+    // Forgotten once the links they list that must wait are told to the next pass: a pass stopped before that leaves them all.
+    const read: Record<string, NativeAttributeValue>[] = [];
     do {
       const page = await this.store.db.send(
         new QueryCommand({
@@ -88,11 +90,12 @@ export class ClickRanks {
       const linkIds = new Set<number>();
       for (const item of pending) for (const id of item.links as Set<number | bigint>) linkIds.add(Number(id));
       moved += await this.refresh([...linkIds], deferred);
-      await mapLimited(pending, MOVES_IN_FLIGHT, (item) => this.#forget(String(item.sk), String(item.written)));
+      read.push(...pending);
       startKey = page.LastEvaluatedKey;
     } while (startKey && performance.now() - started < budgetMs);
     // Told once the pass is over, so this pass does not read them again.
     await this.changed(`deferred#${randomUUID()}`, deferred);
+    await mapLimited(read, MOVES_IN_FLIGHT, (item) => this.#forget(String(item.sk), String(item.written)));
     return moved;
   }
 
@@ -115,12 +118,17 @@ export class ClickRanks {
     }
     const moves: { id: number; key: number | bigint }[] = [];
     const waiting: ClickRankChange[] = [];
+    const current: { words: Key[]; key: NativeAttributeValue }[] = [];
     const wait = (item: Record<string, NativeAttributeValue>) => waiting.push({ accountId: Number(item.accountId), linkId: Number(item.id) });
     for (const id of linkIds) {
       const link = links.get(keys.link(id).pk);
       if (!link || link.deleted || link.schema !== LINK_SCHEMA || link.gsi3sk === undefined) continue;
       const key = clickKey(Number(link.clickCnt ?? 0) + (clicks.get(keys.link(id).pk) ?? 0), id);
-      if (BigInt(link.gsi3sk) >= BigInt(key)) continue;
+      if (BigInt(link.gsi3sk) >= BigInt(key)) {
+        // Moved already, by a pass that may have stopped before its word items: they follow (forward only, a no-op when there).
+        if (BigInt(link.gsi3sk) === BigInt(key) && !link.cntOp) current.push({ words: wordKeysOfItem(link), key: link.gsi3sk });
+        continue;
+      }
       if (link.cntOp) wait(link);
       else moves.push({ id, key });
     }
@@ -132,7 +140,7 @@ export class ClickRanks {
     // Not moved: another pass moved it, it went, or a change was marked on it since it was read.
     const refused = moves.filter((_, i) => !done[i]).map(({ id }) => keys.link(id));
     for (const item of refused.length ? await batchGetAll(this.store, refused, true) : []) if (item.cntOp && !item.deleted) wait(item);
-    await moveWordRanks(this.store, moved);
+    await moveWordRanks(this.store, [...moved, ...current]);
     if (deferred) deferred.push(...waiting);
     else await this.changed(`deferred#${randomUUID()}`, waiting);
     return moved.length;

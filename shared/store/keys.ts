@@ -105,9 +105,10 @@ export const keys = {
    * status in the hourly cells of their creation and status-update days.
    * v8: puts links with a comment in the clickCnt order of their comment (gsi13); counts
    * messages by status in the hourly cells of their sending day.
+   * v9: puts the comment word items of links in the clickCnt order of their word (gsi14).
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v8', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v8#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v9', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v9#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),

@@ -315,6 +315,37 @@ describe('criteria[query] of one word by clickCnt', () => {
     expectReference(asked, (await answered(account, asked)).answers, model);
   });
 
+  it('moves the word items of a link whose key a pass moved before it stopped', async () => {
+    // Prepare: clicks counted on a link, and a pass that stops once the link's key has moved, before its word items
+    const account = anAccount({ id: nextAccount++ });
+    const made = links(account.id, 10, (i) => ({ comment: `webinar webinars s${i}` }));
+    const repository = new IndexedLinksRepository(store);
+    for (const link of made) await repository.create(link);
+    const moved = made[6] as Link;
+    await clicked(moved, 5);
+    const send = async (sent: { input: { Key?: Record<string, NativeAttributeValue> } }) => {
+      if (String(sent.input.Key?.pk ?? '').includes('#LINKWORDS#')) throw new Error('stopped');
+      return store.db.send(sent as never);
+    };
+    const stopping = new ClickRanks({ tableName: store.tableName, db: { send } as unknown as Store['db'] });
+    await expect(stopping.apply()).rejects.toThrow('stopped');
+    const linkKey = (await stored(keys.link(moved.id))).gsi3sk;
+    const before = (await Promise.all(wordKeys(moved).map(stored))).map((word) => word.gsi3sk);
+
+    // Act
+    await new ClickRanks(store).apply();
+
+    // Assess: the key had moved and the word items had not; the next pass, finding the key there, moved them
+    const after = (await Promise.all(wordKeys(moved).map(stored))).map((word) => word.gsi3sk);
+    expect({ key: BigInt(linkKey), before, after }).toEqual({
+      key: 5n * 10n ** 15n + BigInt(moved.id),
+      before: [moved.id, moved.id, moved.id],
+      after: [linkKey, linkKey, linkKey],
+    });
+    const asked: LinkQuery[] = [{ query: 'webinar', sort: [DESC], pagination: { pageSize: 5 as PageSize, currentPage: 0 } }];
+    expectReference(asked, (await answered(account, asked)).answers, made);
+  });
+
   it('answers alike for links written before gsi14 once `admin migrate` has put their word items again', async () => {
     // Prepare: links of the version before gsi14 (word items without gsi14pk or gsi3sk, no wordsRanked), a migration yet to complete
     const account = anAccount({ id: nextAccount++ });
