@@ -20,10 +20,12 @@ import { type Key, keys } from './keys';
  * | gsi6  | TRACK#<tracking code, lower> | ACCOUNT#a#LINK#<id>                       | (lookup)      |
  * | gsi7  | ACCOUNT#a#LINKS#<flags>      | <createdAt>#<id>                          | createTs      |
  * | gsi13 | ACCOUNT#a#LINKS#CM#<h>#<f>   | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
+ * | gsi15 | gsi13pk (gsi13's partitions) | gsi7sk (gsi7's key)                       | createTs      |
  *
  * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
  * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
- * that moves a link's gsi3sk moves it there too.
+ * that moves a link's gsi3sk moves it there too. gsi15 holds the same links in the same
+ * partitions by creation, from the two attributes alone (KEYS_ONLY).
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
