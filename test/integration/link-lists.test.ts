@@ -12,6 +12,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
+import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
@@ -136,9 +137,10 @@ let nextAccount = 1;
 /**
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
- * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts).
+ * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts); creation order
+ * with a createTs range from their gsi15 partitions (link-comment-times.ts).
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0 };
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, commentTimes: 0 };
 beforeAll(() => {
   const list = LinkSearch.prototype.list;
   jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
@@ -152,6 +154,13 @@ beforeAll(() => {
     const before = this.pages;
     const answer = await byComments.apply(this, args);
     counted.commentClicks += this.pages - before;
+    return answer;
+  });
+  const byTimes = LinkCommentTimes.prototype.page;
+  jest.spyOn(LinkCommentTimes.prototype, 'page').mockImplementation(async function (this: LinkCommentTimes, ...args) {
+    const before = this.pages;
+    const answer = await byTimes.apply(this, args);
+    counted.commentTimes += this.pages - before;
     return answer;
   });
   const page = LinkWordCounts.prototype.page;
