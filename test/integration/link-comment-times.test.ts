@@ -163,6 +163,31 @@ describe('criteria[query] with a createTs range', () => {
     expect(pages).toBe(asked.length);
   });
 
+  it('counts a range past a thousand links of a comment and reads the page from its nearer end', async () => {
+    // Prepare: 1,100 links of the campaign's comment (every tenth status 0), and a range holding all but the first and last 20
+    const account = anAccount({ id: nextAccount++ });
+    const made = links(account.id, 1100, (i) => ({ comment: CAMPAIGN, status: i % 10 === 5 ? 0 : 1 }));
+    await seeded(made);
+    const asked = [0, 1, 52, 53].flatMap((currentPage) =>
+      (['DESC', 'ASC'] as const).map((direction) => ({
+        query: 'friday 2026',
+        createdFrom: at(20),
+        createdTo: at(1079),
+        sort: [{ field: 'createTs' as const, direction }],
+        pagination: { pageSize: 20 as PageSize, currentPage },
+      })),
+    );
+
+    // Act
+    const { answers, units, pages } = await answered(account, asked);
+
+    // Assess: 1,060 in the range; a page costs its links and click items (20), the counters, the count (1,060 keys, ~16) and the page's keys
+    for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(made, query) });
+    expect(answers[0]?.totalItemCount).toBe(1060);
+    expect(Math.max(...units)).toBeLessThanOrEqual(42);
+    expect(pages).toBe(asked.length);
+  });
+
   it('places a link found by its tracking code (several words), whose comment does not match, among the comment links in the range', async () => {
     // Prepare: links whose comment holds a tracking code of an older shape (a UUID: five words), the link it belongs to (another comment)
     const account = anAccount({ id: nextAccount++ });
