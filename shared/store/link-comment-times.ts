@@ -79,10 +79,7 @@ export class LinkCommentTimes {
     );
     const read = await Promise.all(partitions.map((partition) => this.#counted(partition)));
     // gsi7's key is gsi15's: a link's own entry there is a range of one key in the same order.
-    const own = besides.map((link) => {
-      const key = sortKeyOf(link, 'createTs');
-      return { range: { index: 'gsi7', pk: linkPartition(accountId, flagsOf(link)), sk: { between: [key, key] }, expect: 1 } as IndexRange, key };
-    });
+    const own = besides.map((link) => ({ id: link.id, key: String(sortKeyOf(link, 'createTs')), pk: linkPartition(accountId, flagsOf(link)) }));
     const total = read.reduce((sum, { count }) => sum + count, 0) + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
@@ -94,7 +91,7 @@ export class LinkCommentTimes {
       // Every match in the range was read with its count: the page is theirs, in memory.
       const keyed = [
         ...read.flatMap(({ entries }) => entries.map((entry) => ({ key: String(entry.gsi7sk), id: idOf(entry) }))),
-        ...besides.map((link, i) => ({ key: own[i]?.key ?? '', id: link.id })),
+        ...own.map(({ key, id }) => ({ key, id })),
       ];
       keyed.sort((a, b) => (a.key < b.key ? -1 : 1) * (forward ? 1 : -1));
       return { items: await this.lists.links(keyed.slice(offset, offset + take).map(({ id }) => id)), totalItemCount: total };
@@ -105,7 +102,7 @@ export class LinkCommentTimes {
       const links = read[i]?.count ?? 0;
       return links === 0 ? [] : [{ ...partition, expect: Math.min(links + 1, Math.ceil(((needed * links) / total) * EXPECT_MARGIN) + 1) }];
     });
-    ranges.push(...own.map(({ range: one }) => one));
+    ranges.push(...own.map(({ pk, key }) => ({ index: 'gsi7', pk, sk: { between: [key, key] as [string, string] }, expect: 1 })));
     const entries = await readPage(this.store, ranges, { forward, offset, take, total });
     return { items: await this.lists.links(entries.map(idOf)), totalItemCount: total };
   }
