@@ -542,6 +542,7 @@ async function main(): Promise<void> {
       const week = { 'criteria[createTsFrom]': weekFrom, 'criteria[createTsTo]': weekTo };
       await list('criteria[query]: comment word + week', () => ({ 'criteria[query]': 'webinar', ...week }));
       await list('criteria[query]: two words of a repeated comment + week', () => ({ 'criteria[query]': 'black fri', ...week }));
+      await list('criteria[query]: a word past 12 characters + week', () => ({ 'criteria[query]': 'subscriptions', ...week }));
       await list('criteria[query]: comment word + sort[clickCnt]=DESC', () => ({ 'criteria[query]': 'webinar', 'sort[clickCnt]': 'DESC' }));
       await list('criteria[query]: two words of a repeated comment + sort[clickCnt]=DESC', () => ({
         'criteria[query]': 'black fri',

@@ -247,7 +247,7 @@ class RangeCursor {
   }
 }
 
-function queryOf(store: Store, range: IndexRange, forward: boolean) {
+export function queryOf(store: Store, range: IndexRange, forward: boolean) {
   const shape = indexShape(range.index);
   const names: Record<string, string> = { '#pk': keyOf(shape) };
   const values: Record<string, NativeAttributeValue> = { ':pk': range.pk };

@@ -21,12 +21,14 @@ import { type Key, keys } from './keys';
  * | gsi7  | ACCOUNT#a#LINKS#<flags>      | <createdAt>#<id>                          | createTs      |
  * | gsi13 | ACCOUNT#a#LINKS#CM#<h>#<f>   | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
  * | gsi14 | ACCOUNT#a#LINKWORDS#W#<w>#<f>| gsi3sk (a copy on each word item)         | clickCnt      |
+ * | gsi15 | gsi13pk (gsi13's partitions) | gsi7sk (gsi7's key)                       | createTs      |
  *
  * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
  * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
  * that moves a link's gsi3sk moves it there too. gsi14 holds the comment word items, a
  * partition per word `w` and flags: each carries a copy of its link's gsi3sk, which the
- * rank pass moves after the link's (link-word-ranks.ts).
+ * rank pass moves after the link's (link-word-ranks.ts). gsi15 holds gsi13's links in the same
+ * partitions by creation, from the two attributes alone (KEYS_ONLY).
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.

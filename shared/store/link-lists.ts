@@ -257,7 +257,7 @@ export class LinkLists {
 }
 
 /** The key condition of creation instants [from, to] on a `<createdAt>#<id>` sort key. */
-function createdKeyRange(from?: Date, to?: Date): Pick<IndexRange, 'sk'> {
+export function createdKeyRange(from?: Date, to?: Date): Pick<IndexRange, 'sk'> {
   const low = from?.toISOString();
   const high = to && `${to.toISOString()}#~`;
   if (low && high) return { sk: { between: [low, high] } };

@@ -14,6 +14,7 @@ import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { keys } from './keys';
 import { LinkCommentClicks } from './link-comment-clicks';
+import { LinkCommentTimes } from './link-comment-times';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
 import { LinkWordClicks } from './link-word-clicks';
@@ -46,7 +47,8 @@ interface Found {
  * others are read and intersected, or checked on the candidates' comments when that reads
  * less. A clickCnt order whose matches have few distinct comments is read from their gsi13
  * partitions (link-comment-clicks.ts); one word's, whatever its comments, from its words'
- * gsi14 partitions (link-word-clicks.ts). With a createTs range, each word's items are read within the range by key where
+ * gsi14 partitions (link-word-clicks.ts); several words' creation order within a createTs range
+ * from their comments' gsi15 partitions (link-comment-times.ts). With a createTs range, each word's items are read within the range by key where
  * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
  * in the range, when there is one).
  */
@@ -54,6 +56,7 @@ export class LinkSearch {
   readonly #counts: LinkWordCounts;
   readonly commentClicks: LinkCommentClicks;
   readonly wordClicks: LinkWordClicks;
+  readonly commentTimes: LinkCommentTimes;
   /** Word reads kept to a createTs range by key, for tests that check the path is taken. */
   rangeReads = 0;
 
@@ -64,6 +67,7 @@ export class LinkSearch {
     this.#counts = new LinkWordCounts(store, lists);
     this.commentClicks = new LinkCommentClicks(store, lists, this.#counts);
     this.wordClicks = new LinkWordClicks(store, lists, this.#counts);
+    this.commentTimes = new LinkCommentTimes(store, lists, this.#counts);
   }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
@@ -75,6 +79,8 @@ export class LinkSearch {
     if (ranked) return ranked;
     const byWord = await this.wordClicks.page(accountId, query, exact);
     if (byWord) return byWord;
+    const timed = await this.commentTimes.page(accountId, query, exact);
+    if (timed) return timed;
     const { from, to } = createdBounds(query);
     const found = await this.#found(accountId, text, exact, { from: from?.toISOString(), to: to?.toISOString() });
     const flags = flagsMatching(query.status, query.moderatorStatus);

@@ -9,6 +9,8 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 export interface IndexShape {
   name: string;
   sortKeyType: 'S' | 'N';
+  /** The partition key attribute, when the index is partitioned by another index's (default `<name>pk`). */
+  partitionKey?: string;
   /** The sort key attribute, when the index orders by another index's (default `<name>sk`). */
   sortKey?: string;
   /** ALL, or the non-key attributes copied into the index (none: KEYS_ONLY). */
@@ -42,9 +44,12 @@ export const INDEXES: readonly IndexShape[] = [
   { ...list(13, 'N'), sortKey: 'gsi3sk' },
   // A comment word's links (its word items, by flags) in clickCnt order: a copy of the link's gsi3sk the rank pass moves.
   { ...list(14, 'N'), sortKey: 'gsi3sk' },
+  // A link's creation order within its distinct comment: gsi13's partitions, gsi7's key, no attribute of its own;
+  // read for counts and ids only (the page's links are fetched), so the keys alone.
+  { name: 'gsi15', sortKeyType: 'S', partitionKey: 'gsi13pk', sortKey: 'gsi7sk', projection: [] },
 ];
 
-export const partitionKeyOf = (index: IndexShape) => `${index.name}pk`;
+export const partitionKeyOf = (index: IndexShape) => index.partitionKey ?? `${index.name}pk`;
 export const sortKeyOf = (index: IndexShape) => index.sortKey ?? `${index.name}sk`;
 /** The sort key attribute of the index named. */
 export const sortKeyNamed = (name: string) => sortKeyOf(INDEXES.find((index) => index.name === name) ?? { name, sortKeyType: 'S', projection: [] });
@@ -56,9 +61,9 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
     AttributeDefinitions: [
       { AttributeName: 'pk', AttributeType: 'S' },
       { AttributeName: 'sk', AttributeType: 'S' },
-      // An index that shares another's sort key declares it once.
+      // An index that shares another's partition or sort key declares it once.
       ...INDEXES.flatMap((index) => [
-        { AttributeName: partitionKeyOf(index), AttributeType: 'S' as const },
+        ...(index.partitionKey ? [] : [{ AttributeName: partitionKeyOf(index), AttributeType: 'S' as const }]),
         ...(index.sortKey ? [] : [{ AttributeName: sortKeyOf(index), AttributeType: index.sortKeyType }]),
       ]),
     ],

@@ -9,7 +9,7 @@ import { ServiceStack } from '../../lib/service-stack';
 import { tableIndexesFromContext } from '../../lib/storage';
 import { ADMIN_FALLBACK, allAdminRoutes } from '../../shared/admin/routes';
 import { allOperations } from '../../shared/api/routes';
-import { tableDefinition } from '../../shared/store/table';
+import { INDEXES, tableDefinition } from '../../shared/store/table';
 
 const ROOT = join(__dirname, '..', '..');
 // The feature flags `cdk synth` runs with, so this is the template that gets deployed.
@@ -268,7 +268,7 @@ describe('ServiceStack', () => {
       expect(Properties.GlobalSecondaryIndexes).toEqual(local.GlobalSecondaryIndexes);
     });
 
-    it.each([1, 2, 7, 12, 13, 14])(
+    it.each([1, 2, 7, 12, 13, INDEXES.length])(
       'declares only the first %i indexes under -c tableIndexes, so an existing table gains one per deployment',
       (n) => {
         // Prepare: the stack as bin/app.ts makes it from the context, without bundling
@@ -296,10 +296,10 @@ describe('ServiceStack', () => {
       60_000,
     );
 
-    it.each(['0', '15', 'two', '2.5'])('refuses -c tableIndexes=%s', (value) => {
+    it.each(['0', String(INDEXES.length + 1), 'two', '2.5'])('refuses -c tableIndexes=%s', (value) => {
       // Assess
       expect(() => tableIndexesFromContext(new App({ context: { tableIndexes: value } }))).toThrow(
-        'Context tableIndexes must be a whole number from 1 to 14',
+        `Context tableIndexes must be a whole number from 1 to ${INDEXES.length}`,
       );
     });
 
@@ -319,6 +319,23 @@ describe('ServiceStack', () => {
       expect(Properties.AttributeDefinitions.filter((attribute: { AttributeName: string }) => attribute.AttributeName === 'gsi3sk')).toEqual([
         { AttributeName: 'gsi3sk', AttributeType: 'N' },
       ]);
+    });
+
+    it("orders gsi15 (a link's creation within its comment) by gsi7's sort key in gsi13's partitions, each declared once", () => {
+      // Assess
+      const { Properties } = ofType('AWS::DynamoDB::Table')[0]![1];
+      const gsi15 = Properties.GlobalSecondaryIndexes.find((index: { IndexName: string }) => index.IndexName === 'gsi15');
+      expect(gsi15.KeySchema).toEqual([
+        { AttributeName: 'gsi13pk', KeyType: 'HASH' },
+        { AttributeName: 'gsi7sk', KeyType: 'RANGE' },
+      ]);
+      const declared = (name: string) =>
+        Properties.AttributeDefinitions.filter((attribute: { AttributeName: string }) => attribute.AttributeName === name);
+      expect([...declared('gsi13pk'), ...declared('gsi7sk')]).toEqual([
+        { AttributeName: 'gsi13pk', AttributeType: 'S' },
+        { AttributeName: 'gsi7sk', AttributeType: 'S' },
+      ]);
+      expect(declared('gsi15pk')).toEqual([]);
     });
 
     it('declares every index without the context value', () => {

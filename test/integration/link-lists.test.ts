@@ -12,6 +12,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
+import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
 import { LinkWordClicks } from '../../shared/store/link-word-clicks';
@@ -138,9 +139,10 @@ let nextAccount = 1;
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
  * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts), and of one
- * word in many comments from its words' gsi14 partitions (link-word-clicks.ts).
+ * word in many comments from its words' gsi14 partitions (link-word-clicks.ts); creation
+ * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts).
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, wordClicks: 0 };
+const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, wordClicks: 0, commentTimes: 0 };
 beforeAll(() => {
   const list = LinkSearch.prototype.list;
   jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
@@ -161,6 +163,13 @@ beforeAll(() => {
     const before = this.pages;
     const answer = await byWords.apply(this, args);
     counted.wordClicks += this.pages - before;
+    return answer;
+  });
+  const byTimes = LinkCommentTimes.prototype.page;
+  jest.spyOn(LinkCommentTimes.prototype, 'page').mockImplementation(async function (this: LinkCommentTimes, ...args) {
+    const before = this.pages;
+    const answer = await byTimes.apply(this, args);
+    counted.commentTimes += this.pages - before;
     return answer;
   });
   const page = LinkWordCounts.prototype.page;

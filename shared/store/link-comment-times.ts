@@ -1,0 +1,128 @@
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { commentHasStarts, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField, queryWords } from '../domain/link-listing';
+import type { LinkListQuery } from '../domain/link-service';
+import type { Link } from '../domain/links';
+import type { SortOrder } from '../domain/paging';
+import type { Store } from './client';
+import { type Entry, type IndexRange, queryOf, readPage } from './index-reader';
+import { MAX_COMMENT_PARTITIONS } from './link-comment-clicks';
+import { commentPartition, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
+import { createdKeyRange, type LinkLists } from './link-lists';
+import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+
+/**
+ * `criteria[query]` in creation order with a createTs range, by the distinct comments
+ * (docs/data-model.md, 4.3): where the query is answered by the distinct-comment counters
+ * (several words, one of them maybe past the counted length), they list the account's
+ * comments that match, with their links per flags; when they are few, their gsi15 partitions
+ * (gsi13's partition key, a comment and flags each, in gsi7's creation order; the keys alone)
+ * hold the matches in the order asked, and the range is a key condition on each. A range of
+ * up to FIRST_READ entries is read whole: its count, and the page merged in memory; a bigger
+ * one is counted (the rest by Select COUNT) and the page read from the nearer end of the
+ * ranges merged. "Links of campaign X last week" then costs that week's links of the campaign
+ * and the page, not every item of its words (a start of more than MAX_RUNS words is read
+ * whole) nor the other words' items. A link found by its code or tracking code whose comment
+ * does not match, created in the range, joins by its own gsi7 key and counts in the total.
+ * createTs keys are unique (the id ends them): later sort fields never apply. Relied on only
+ * once the migration has completed (every link counted and in gsi13's partitions); otherwise,
+ * with no range (the counted way costs the page), one word alone (its word items are read
+ * within the range by key, for less than the counters), or more than MAX_COMMENT_PARTITIONS
+ * matching comments, undefined: the caller reads the matches.
+ */
+
+/** A read's first page asks for this much more than a partition's share of the page foretells. */
+const EXPECT_MARGIN = 1.25;
+/** A partition's range is read whole up to this many entries (KEYS_ONLY, ~120 bytes: ~8 read units), else counted. */
+const FIRST_READ = 1000;
+
+/** A link's id from its entry: the table's key `LINK#<id>` (gsi15 projects only the keys). */
+const idOf = (entry: Entry) => Number(String(entry.pk).slice('LINK#'.length));
+
+export class LinkCommentTimes {
+  /** Pages answered from gsi15, for tests that check the path is taken. */
+  pages = 0;
+
+  constructor(
+    private readonly store: Store,
+    private readonly lists: LinkLists,
+    private readonly counts: LinkWordCounts,
+  ) {}
+
+  /** The page and its total; `exact` are the links whose code or tracking code the query is. */
+  async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
+    const words = queryWords(query.query ?? '');
+    const { from, to } = createdBounds(query);
+    const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
+    const [first] = order as [SortOrder<LinkSortField>[number]];
+    const [word] = words;
+    if (!word || (!from && !to) || first.field !== 'createTs') return undefined;
+    // One word (counted or not) is read within the range by key from its word items where it starts at
+    // most MAX_RUNS words, as a word past the counted length all but always does: that costs less than the counters.
+    if (words.length === 1) return undefined;
+    if (!(await this.counts.ready())) return undefined;
+    const flags = flagsMatching(query.status, query.moderatorStatus);
+    const low = from?.toISOString();
+    const high = to?.toISOString();
+    const inRange = (link: Link) => (low === undefined || link.createdAt >= low) && (high === undefined || link.createdAt <= high);
+    // A link found by its code or tracking code whose comment does not match is in none of the partitions.
+    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && inRange(link) && !commentHasStarts(link.comment, words));
+    // The counters are read unless they cost more than the rarest start's word items, which the other way may read.
+    const [rarest] = await this.counts.startCounts(accountId, words);
+    if (!rarest) return undefined;
+    const budget = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+    const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
+    if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
+    // Only partitions with links are read: never more Queries than matches.
+    const range = createdKeyRange(from, to);
+    const partitions: IndexRange[] = matched.comments.flatMap(({ normalised, perFlag }) =>
+      flags.flatMap((f, i) => ((perFlag[i] ?? 0) === 0 ? [] : [{ index: 'gsi15', pk: commentPartition(accountId, normalised, f), ...range }])),
+    );
+    const read = await Promise.all(partitions.map((partition) => this.#counted(partition)));
+    // gsi7's key is gsi15's: a link's own entry there is a range of one key in the same order.
+    const own = besides.map((link) => ({ id: link.id, key: String(sortKeyOf(link, 'createTs')), pk: linkPartition(accountId, flagsOf(link)) }));
+    const total = read.reduce((sum, { count }) => sum + count, 0) + besides.length;
+    const { pageSize, currentPage } = query.pagination;
+    const offset = pageSize * currentPage;
+    const take = Math.max(0, Math.min(pageSize, total - offset));
+    this.pages++;
+    if (take === 0) return { items: [], totalItemCount: total };
+    const forward = first.direction === 'ASC';
+    if (read.every(({ whole }) => whole)) {
+      // Every match in the range was read with its count: the page is theirs, in memory.
+      const keyed = [
+        ...read.flatMap(({ entries }) => entries.map((entry) => ({ key: String(entry.gsi7sk), id: idOf(entry) }))),
+        ...own.map(({ key, id }) => ({ key, id })),
+      ];
+      keyed.sort((a, b) => (a.key < b.key ? -1 : 1) * (forward ? 1 : -1));
+      return { items: await this.lists.links(keyed.slice(offset, offset + take).map(({ id }) => id)), totalItemCount: total };
+    }
+    // Each partition is expected to supply its share (by its count) of the entries read from the nearer end.
+    const needed = Math.max(0, Math.min(offset, total - offset - take)) + take;
+    const ranges: IndexRange[] = partitions.flatMap((partition, i) => {
+      const links = read[i]?.count ?? 0;
+      return links === 0 ? [] : [{ ...partition, expect: Math.min(links + 1, Math.ceil(((needed * links) / total) * EXPECT_MARGIN) + 1) }];
+    });
+    ranges.push(...own.map(({ pk, key }) => ({ index: 'gsi7', pk, sk: { between: [key, key] as [string, string] }, expect: 1 })));
+    const entries = await readPage(this.store, ranges, { forward, offset, take, total });
+    return { items: await this.lists.links(entries.map(idOf)), totalItemCount: total };
+  }
+
+  /**
+   * How many entries a partition's range holds: its first page read (up to FIRST_READ entries,
+   * whole when that is all of them), the rest counted (Select COUNT: the same read units).
+   */
+  async #counted(range: IndexRange): Promise<{ entries: Entry[]; count: number; whole: boolean }> {
+    const query = queryOf(this.store, range, true);
+    const first = await this.store.db.send(new QueryCommand({ ...query, Limit: FIRST_READ }));
+    const entries = first.Items ?? [];
+    let count = entries.length;
+    let startKey = first.LastEvaluatedKey;
+    if (!startKey) return { entries, count, whole: true };
+    do {
+      const page: QueryCommandOutput = await this.store.db.send(new QueryCommand({ ...query, Select: 'COUNT', ExclusiveStartKey: startKey }));
+      count += page.Count ?? 0;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return { entries: [], count, whole: false };
+  }
+}
