@@ -111,6 +111,12 @@ export function createdBounds(query: Pick<LinkQuery, 'createdFrom' | 'createdTo'
   };
 }
 
+/** What a comment search is asked for: its words, its createTs range, and its order (the default when none is given). */
+export function searchShape(query: Pick<LinkQuery, 'query' | 'createdFrom' | 'createdTo' | 'sort'>) {
+  const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
+  return { words: queryWords(query.query ?? ''), ...createdBounds(query), order, first: order[0] as SortOrder<LinkSortField>[number] };
+}
+
 export function matchesCriteria(link: Link, query: Omit<LinkQuery, 'sort' | 'pagination'>): boolean {
   return (
     (query.status === undefined || link.status === query.status) &&

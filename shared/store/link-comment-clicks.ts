@@ -1,15 +1,6 @@
-import {
-  commentHasStarts,
-  createdBounds,
-  DEFAULT_LINK_ORDER,
-  isCountedPrefix,
-  type LinkPage,
-  type LinkSortField,
-  queryWords,
-} from '../domain/link-listing';
+import { commentHasStarts, isCountedPrefix, type LinkPage, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
-import type { SortOrder } from '../domain/paging';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import type { IndexRange } from './index-reader';
@@ -55,10 +46,7 @@ export class LinkCommentClicks {
 
   /** The page and its total; `exact` are the links whose code or tracking code the query is. */
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
-    const words = queryWords(query.query ?? '');
-    const { from, to } = createdBounds(query);
-    const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
-    const [first] = order as [SortOrder<LinkSortField>[number]];
+    const { words, from, to, order, first } = searchShape(query);
     if (words.length === 0 || from || to || first.field !== 'clickCnt') return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);

@@ -1,8 +1,7 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { commentHasStarts, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField, queryWords } from '../domain/link-listing';
+import { commentHasStarts, type LinkPage, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
-import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import { type Entry, type IndexRange, queryOf, readPage } from './index-reader';
 import { MAX_COMMENT_PARTITIONS } from './link-comment-clicks';
@@ -50,10 +49,7 @@ export class LinkCommentTimes {
 
   /** The page and its total; `exact` are the links whose code or tracking code the query is. */
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
-    const words = queryWords(query.query ?? '');
-    const { from, to } = createdBounds(query);
-    const order = query.sort.length > 0 ? query.sort : DEFAULT_LINK_ORDER;
-    const [first] = order as [SortOrder<LinkSortField>[number]];
+    const { words, from, to, first } = searchShape(query);
     const [word] = words;
     if (!word || (!from && !to) || first.field !== 'createTs') return undefined;
     // One word (counted or not) is read within the range by key from its word items where it starts at

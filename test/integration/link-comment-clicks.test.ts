@@ -1,4 +1,3 @@
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, type NativeAttributeValue, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { LinkCodec } from '../../shared/domain/link-code';
@@ -21,6 +20,7 @@ import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { testLinkService } from '../support/link-service';
+import { observeReadUnits } from '../support/store-calls';
 
 /**
  * `criteria[query]` by clickCnt from the comments' gsi13 partitions
@@ -32,21 +32,10 @@ import { testLinkService } from '../support/link-service';
 let store: Store;
 let close: () => Promise<void>;
 /** Read units of every call from now on, as DynamoDB (here dynalite) reports them. */
-let readUnits = 0;
+let reads: { units: number };
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
-  store.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-      if (/Get|Query/.test(String(context.commandName))) {
-        for (const each of [consumed ?? []].flat()) readUnits += each.CapacityUnits ?? 0;
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'readUnits' },
-  );
+  reads = observeReadUnits(store);
 });
 afterAll(() => close());
 
@@ -88,9 +77,9 @@ async function seeded(made: Link[]): Promise<void> {
 
 /** What a Link/List call reads, in read units. */
 async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery): Promise<number> {
-  readUnits = 0;
+  reads.units = 0;
   await service().list(account, query);
-  return readUnits;
+  return reads.units;
 }
 
 /** The ids of a gsi13 partition, most clicked first. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks, normalisedComment } from '../../shared/domain/link-listing';
@@ -14,6 +13,7 @@ import { linkCreation } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { testLinkService } from '../support/link-service';
+import { observeReadUnits } from '../support/store-calls';
 
 /**
  * `criteria[query]` in creation order with a createTs range, from the matching comments' gsi15
@@ -25,21 +25,10 @@ import { testLinkService } from '../support/link-service';
 let store: Store;
 let close: () => Promise<void>;
 /** Read units of every call from now on, as DynamoDB (here dynalite) reports them. */
-let readUnits = 0;
+let reads: { units: number };
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
-  store.db.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
-      if (/Get|Query/.test(String(context.commandName))) {
-        for (const each of [consumed ?? []].flat()) readUnits += each.CapacityUnits ?? 0;
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'readUnits' },
-  );
+  reads = observeReadUnits(store);
 });
 afterAll(() => close());
 
@@ -100,9 +89,9 @@ async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[
   const units: number[] = [];
   try {
     for (const query of asked) {
-      readUnits = 0;
+      reads.units = 0;
       answers.push(await service().list(account, query));
-      units.push(readUnits);
+      units.push(reads.units);
     }
   } finally {
     spy.mockRestore();

@@ -1,3 +1,4 @@
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { Store } from '../../shared/store/client';
 
 export interface StoreCall {
@@ -50,4 +51,23 @@ function text(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object' && 'S' in value) return String(value.S);
   return '';
+}
+
+/**
+ * Sums, from now on, the read units the store's Gets and Queries consume, as DynamoDB (here
+ * dynalite) reports them; set `units` to 0 to start a count.
+ */
+export function observeReadUnits(store: Store): { units: number } {
+  const seen = { units: 0 };
+  store.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
+      if (/Get|Query/.test(String(context.commandName))) for (const each of [consumed ?? []].flat()) seen.units += each.CapacityUnits ?? 0;
+      return result;
+    },
+    { step: 'initialize', name: 'observeReadUnits' },
+  );
+  return seen;
 }
