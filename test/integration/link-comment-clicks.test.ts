@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, type NativeAttributeValue, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks, normalisedComment } from '../../shared/domain/link-listing';
@@ -19,7 +19,7 @@ import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
-import { testLinkService } from '../support/link-service';
+import { seedLinks, testLinkService } from '../support/link-service';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -53,26 +53,6 @@ function links(accountId: number, count: number, fields: (i: number) => Partial<
     const id = nextId++;
     return aLink({ id, accountId, code: codec.encode(id), createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), ...fields(i) });
   });
-}
-
-/** Writes links as their creation does (link item, word items, counters), in batches and with the counters summed: quicker than one by one. */
-async function seeded(made: Link[]): Promise<void> {
-  const items: Record<string, NativeAttributeValue>[] = [];
-  const counters = new Map<string, Record<string, NativeAttributeValue>>();
-  for (const link of made) {
-    const { item, op } = linkCreation(link);
-    items.push(item, ...(op.puts ?? []));
-    for (const { key, add } of op.counters) {
-      const counter = counters.get(`${key.pk}|${key.sk}`) ?? { ...key, entity: 'Count' };
-      for (const [cell, n] of Object.entries(add)) counter[cell] = (counter[cell] ?? 0) + n;
-      counters.set(`${key.pk}|${key.sk}`, counter);
-    }
-  }
-  items.push(...counters.values());
-  for (let i = 0; i < items.length; i += 25) {
-    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await store.db.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: chunk } }));
-  }
 }
 
 /** What a Link/List call reads, in read units. */
@@ -131,7 +111,7 @@ describe('criteria[query] by clickCnt', () => {
       }));
     const smallLinks = made(small, 60);
     const bigLinks = made(big, 1200);
-    await seeded([...smallLinks, ...bigLinks]);
+    await seedLinks(store, [...smallLinks, ...bigLinks]);
     const queries: LinkQuery[] = [
       { query: 'black FRIDAY', sort: [{ field: 'clickCnt', direction: 'DESC' }], pagination: { pageSize: 10 as PageSize, currentPage: 0 } },
       { query: '2026 black', status: 1, sort: [{ field: 'clickCnt', direction: 'ASC' }], pagination: { pageSize: 10 as PageSize, currentPage: 1 } },
@@ -187,7 +167,7 @@ describe('criteria[query] by clickCnt', () => {
     const account = anAccount({ id: nextAccount++ });
     const [found] = links(account.id, 1, () => ({ comment: 'other', clickCnt: 5 })) as [Link];
     const commented = links(account.id, 4, (i) => ({ comment: `${found.code} promo`, clickCnt: [0, 9, 3, 5][i] ?? 0 }));
-    await seeded([found, ...commented]);
+    await seedLinks(store, [found, ...commented]);
     const all = [found, ...commented];
     const asked: LinkQuery[] = [0, 1, 2].flatMap((currentPage) =>
       (['DESC', 'ASC'] as const).map((direction) => ({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks, normalisedComment } from '../../shared/domain/link-listing';
 import type { LinkService } from '../../shared/domain/link-service';
@@ -9,10 +9,9 @@ import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { commentPartition, flagsOf } from '../../shared/store/link-keys';
-import { linkCreation } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
-import { testLinkService } from '../support/link-service';
+import { seedLinks, testLinkService } from '../support/link-service';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -54,26 +53,6 @@ function links(accountId: number, count: number, fields: (i: number) => Partial<
 
 /** The instant `minutes` after the first link. */
 const at = (minutes: number) => new Date(START + minutes * 60_000);
-
-/** Writes links as their creation does (link item, word items, counters), in batches and with the counters summed. */
-async function seeded(made: Link[]): Promise<void> {
-  const items: Record<string, NativeAttributeValue>[] = [];
-  const counters = new Map<string, Record<string, NativeAttributeValue>>();
-  for (const link of made) {
-    const { item, op } = linkCreation(link);
-    items.push(item, ...(op.puts ?? []));
-    for (const { key, add } of op.counters) {
-      const counter = counters.get(`${key.pk}|${key.sk}`) ?? { ...key, entity: 'Count' };
-      for (const [cell, n] of Object.entries(add)) counter[cell] = (counter[cell] ?? 0) + n;
-      counters.set(`${key.pk}|${key.sk}`, counter);
-    }
-  }
-  items.push(...counters.values());
-  for (let i = 0; i < items.length; i += 25) {
-    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await store.db.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: chunk } }));
-  }
-}
 
 /** The answers to `asked`, the read units of each, and how many were answered from gsi15. */
 async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: Answer[]; units: number[]; pages: number }> {
@@ -136,7 +115,7 @@ describe('criteria[query] with a createTs range', () => {
       comment: i % 3 === 0 ? CAMPAIGN : i % 3 === 1 ? `blackbird${i % 12} cat` : `fries${i % 12} dog`,
       status: i % 30 === 3 ? 0 : 1,
     }));
-    await seeded(made);
+    await seedLinks(store, made);
     // Minutes 300 to 344: 15 of the campaign's links, two of them status 0.
     const asked = [...pagesOf('black FRI', at(300), at(344), 4, 5), ...pagesOf('2026 subscriptions', at(300), at(344), 10, 2)];
 
@@ -159,7 +138,7 @@ describe('criteria[query] with a createTs range', () => {
     const commented = links(account.id, 1100, (i) => ({ comment: `${CAMPAIGN} ${tracking}`, status: i % 10 === 5 ? 0 : 1 }));
     const found = { ...(links(account.id, 1, () => ({ comment: 'other', trackingCode: tracking }))[0] as Link), createdAt: at(500.5).toISOString() };
     const made = [...commented, found];
-    await seeded(made);
+    await seedLinks(store, made);
     const asked = ['friday 2026', tracking].flatMap((query) =>
       [0, 1, 52, 53].flatMap((currentPage) =>
         (['DESC', 'ASC'] as const).map((direction) => ({
@@ -188,7 +167,7 @@ describe('criteria[query] with a createTs range', () => {
     const tracking = randomUUID().toUpperCase();
     const [found] = links(account.id, 1, () => ({ comment: 'other', trackingCode: tracking })) as [Link];
     const commented = links(account.id, 6, (i) => ({ comment: `${tracking} promo`, status: i === 2 ? 0 : 1 }));
-    await seeded([found, ...commented]);
+    await seedLinks(store, [found, ...commented]);
     const asked = pagesOf(tracking.toLowerCase(), at(0), at(4), 2, 4);
 
     // Act

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkPage, type LinkQuery, listLinks } from '../../shared/domain/link-listing';
@@ -13,12 +13,11 @@ import { keys } from '../../shared/store/keys';
 import { flagsOf, WORDS_RANKED, wordKeys, wordRankPartition } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { LinkWordClicks } from '../../shared/store/link-word-clicks';
-import { linkCreation } from '../../shared/store/links-repo';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
-import { testLinkService } from '../support/link-service';
+import { seedLinks, testLinkService } from '../support/link-service';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -52,26 +51,6 @@ function links(accountId: number, count: number, fields: (i: number) => Partial<
     const id = nextId++;
     return aLink({ id, accountId, code: codec.encode(id), createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), ...fields(i) });
   });
-}
-
-/** Writes links as their creation does (link item, word items, counters), in batches and with the counters summed. */
-async function seeded(made: Link[], asBefore = (items: Record<string, NativeAttributeValue>[]) => items): Promise<void> {
-  const items: Record<string, NativeAttributeValue>[] = [];
-  const counters = new Map<string, Record<string, NativeAttributeValue>>();
-  for (const link of made) {
-    const { item, op } = linkCreation(link);
-    items.push(...asBefore([item, ...(op.puts ?? [])]));
-    for (const { key, add } of op.counters) {
-      const counter = counters.get(`${key.pk}|${key.sk}`) ?? { ...key, entity: 'Count' };
-      for (const [cell, n] of Object.entries(add)) counter[cell] = (counter[cell] ?? 0) + n;
-      counters.set(`${key.pk}|${key.sk}`, counter);
-    }
-  }
-  items.push(...counters.values());
-  for (let i = 0; i < items.length; i += 25) {
-    const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    await store.db.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: chunk } }));
-  }
 }
 
 async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery): Promise<number> {
@@ -142,7 +121,7 @@ describe('criteria[query] of one word by clickCnt', () => {
       }));
     const smallLinks = made(small, 60);
     const bigLinks = made(big, 1200);
-    await seeded([...smallLinks, ...bigLinks]);
+    await seedLinks(store, [...smallLinks, ...bigLinks]);
     const ends: LinkQuery[] = [
       { query: 'webinar', sort: [DESC], pagination: { pageSize: 10 as PageSize, currentPage: 0 } },
       { query: 'WEBINAR', status: 1, sort: [ASC], pagination: { pageSize: 10 as PageSize, currentPage: 1 } },
@@ -198,7 +177,7 @@ describe('criteria[query] of one word by clickCnt', () => {
     const account = anAccount({ id: nextAccount++ });
     const comments = ['webinar webinars c%', 'webinars c%', 'webinar c%', 'other c%'];
     const made = links(account.id, 16, (i) => ({ comment: (comments[i % 4] ?? '').replace('%', String(i)), clickCnt: i % 3 }));
-    await seeded(made);
+    await seedLinks(store, made);
     const asked: LinkQuery[] = [0, 1, 2, 3, 4, 5, 6].flatMap((currentPage) => [
       ...[DESC, ASC].map((order) => ({ query: 'webinar', sort: [order], pagination: { pageSize: 2 as PageSize, currentPage } })),
       { query: 'webinar', sort: [DESC, { field: 'code' as const, direction: 'ASC' as const }], pagination: { pageSize: 3 as PageSize, currentPage } },
@@ -343,7 +322,7 @@ describe('criteria[query] of one word by clickCnt', () => {
       status: i === 3 ? 0 : 1,
       clickCnt: (i * 5) % 7,
     }));
-    await seeded(made, (items) =>
+    await seedLinks(store, made, (items) =>
       items.map((item) => {
         const { gsi14pk: _partition, gsi3sk: _rank, ...word } = item;
         const { wordsRanked: _ranked, ...link } = item;
