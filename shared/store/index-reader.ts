@@ -11,6 +11,9 @@ import { INDEXES, type IndexShape, partitionKeyOf, sortKeyOf } from './table';
  */
 
 /** An index entry: the table's pk and sk, the index keys and the projected attributes. */
+
+/** A read's first page asks for this much more than its share of the entries wanted foretells, so that one read mostly suffices. */
+export const EXPECT_MARGIN = 1.25;
 export type Entry = Record<string, NativeAttributeValue>;
 export type SortValue = string | number | bigint;
 

@@ -3,7 +3,7 @@ import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
-import type { IndexRange } from './index-reader';
+import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { keys } from './keys';
 import { commentPartition, flagsMatching, flagsOf, linkPartition } from './link-keys';
 import type { LinkLists } from './link-lists';
@@ -25,8 +25,6 @@ import { fromItem } from './link-writes';
 
 /** More matching comments than this are read the other way: each is a Query per flag partition. */
 export const MAX_COMMENT_PARTITIONS = 8;
-/** A read's first page asks for this much more than a partition's share of the page foretells. */
-const EXPECT_MARGIN = 1.25;
 /**
  * One counted word is answered from gsi14 too, about its page whatever its comments
  * (link-word-clicks.ts): its distinct-comment counters are read only this far (two pages of

@@ -3,7 +3,7 @@ import { commentHasStarts, type LinkPage, searchShape } from '../domain/link-lis
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
-import { type Entry, type IndexRange, queryOf, readPage } from './index-reader';
+import { type Entry, EXPECT_MARGIN, type IndexRange, queryOf, readPage } from './index-reader';
 import { MAX_COMMENT_PARTITIONS } from './link-comment-clicks';
 import { commentPartition, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
 import { createdKeyRange, type LinkLists } from './link-lists';
@@ -29,8 +29,6 @@ import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
  * matching comments, undefined: the caller reads the matches.
  */
 
-/** A read's first page asks for this much more than a partition's share of the page foretells. */
-const EXPECT_MARGIN = 1.25;
 /** A partition's range is read whole up to this many entries (KEYS_ONLY, ~120 bytes: ~8 read units), else counted. */
 const FIRST_READ = 1000;
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, normalisedComment, utf8Prefix } from '../domain/link-listing';
 import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
+import type { Entry } from './index-reader';
 import { type Key, keys } from './keys';
 
 /**
@@ -262,4 +263,20 @@ export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = 
     ...(parts.words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
     ...words.map((word) => ({ key: linkCounts.comment(link.accountId, word, normalised), add: { [flags]: sign } })),
   ];
+}
+
+/** An entry's link: its `id`, or a comment word item's (gsi14 carries no id), from its gsi3sk. */
+export function entryId(entry: Entry): number {
+  return entry.id === undefined ? Number(BigInt(entry.gsi3sk) % CLICK_KEY_SCALE) : Number(entry.id);
+}
+
+/** `keep`, and each link once: a link in two ranges (two of its comment's words) comes twice with the same key. */
+export function onceEach(keep?: (entry: Entry) => boolean): (entry: Entry) => boolean {
+  const seen = new Set<number>();
+  return (entry) => {
+    const id = entryId(entry);
+    if (seen.has(id) || (keep && !keep(entry))) return false;
+    seen.add(id);
+    return true;
+  };
 }

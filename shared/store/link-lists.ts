@@ -5,12 +5,11 @@ import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
-import { countRanges, type Entry, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
+import { countRanges, type Entry, EXPECT_MARGIN, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
-import { type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, SORT_INDEX, tieRangeOfKey } from './link-keys';
+import { entryId, type Flags, flagsMatching, LINK_SCHEMA, linkCounts, linkPartition, onceEach, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkSearch } from './link-search';
-import { entryId, onceEach } from './link-word-clicks';
 import { compareSortValues } from './sort-order';
 import { sortKeyNamed } from './table';
 
@@ -26,9 +25,6 @@ export interface ListPlan {
    */
   wholeItemPages: number;
 }
-
-/** A filtered read's first pages ask for this much more than the kept entries' share foretells, so that one read mostly suffices. */
-const EXPECT_MARGIN = 1.25;
 
 export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemPages: 6 };
 

@@ -3,9 +3,9 @@ import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { readCounters } from './counter-items';
-import type { Entry, IndexRange } from './index-reader';
+import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { placedByClicks } from './link-comment-clicks';
-import { CLICK_KEY_SCALE, flagsMatching, flagsOf, linkCounts, wordRankPartition } from './link-keys';
+import { flagsMatching, flagsOf, linkCounts, wordRankPartition } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { type LinkWordCounts, MAX_RUNS } from './link-word-counts';
 import { wordsStarting } from './link-word-runs';
@@ -24,9 +24,6 @@ import { wordsStarting } from './link-word-runs';
  * a prefix of many words, or fewer links than the counter promises (a change being
  * counted), undefined: the caller reads the matches.
  */
-
-/** A read's first page asks for this much more than a partition's share of the page foretells. */
-const EXPECT_MARGIN = 1.25;
 
 export class LinkWordClicks {
   /** Pages answered from gsi14, for tests that check the path is taken. */
@@ -79,20 +76,4 @@ export class LinkWordClicks {
     this.pages++;
     return { items, totalItemCount: total };
   }
-}
-
-/** An entry's link: its `id`, or a comment word item's (gsi14 carries no id), from its gsi3sk. */
-export function entryId(entry: Entry): number {
-  return entry.id === undefined ? Number(BigInt(entry.gsi3sk) % CLICK_KEY_SCALE) : Number(entry.id);
-}
-
-/** `keep`, and each link once: a link in two ranges (two of its comment's words) comes twice with the same key. */
-export function onceEach(keep?: (entry: Entry) => boolean): (entry: Entry) => boolean {
-  const seen = new Set<number>();
-  return (entry) => {
-    const id = entryId(entry);
-    if (seen.has(id) || (keep && !keep(entry))) return false;
-    seen.add(id);
-    return true;
-  };
 }

@@ -13,7 +13,7 @@ import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { readCounters } from './counter-items';
-import { type Entry, readMerged } from './index-reader';
+import { type Entry, EXPECT_MARGIN, readMerged } from './index-reader';
 import { keys } from './keys';
 import { withClickItems } from './link-clicks';
 import { type CommentMatches, countCommentMatches } from './link-comment-counts';
@@ -48,8 +48,6 @@ const WHOLE_LINK_SHARE = 0.24;
 export const MAX_RUNS = 8;
 /** How many (account, word) costs of the distinct-comment counters a process remembers. */
 const KNOWN_COSTS = 4096;
-/** A filtered read's first page asks for this much more than the matches' share foretells. */
-const EXPECT_MARGIN = 1.25;
 
 export interface WordCount {
   word: string;
