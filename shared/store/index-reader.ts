@@ -1,7 +1,9 @@
-import { type NativeAttributeValue, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { Store } from './client';
+import { type Entry, type IndexRange, indexShape, queryOf, rangeKeyOf, type SortValue } from './index-query';
 import { compareSortValues, compareText } from './sort-order';
-import { INDEXES, type IndexShape, partitionKeyOf, sortKeyOf } from './table';
+
+export { type Condition, type Entry, type IndexRange, queryOf, type SortValue, TABLE } from './index-query';
 
 /**
  * Reads of the list indexes: one or several ranges of an index read as one sequence in
@@ -10,28 +12,8 @@ import { INDEXES, type IndexShape, partitionKeyOf, sortKeyOf } from './table';
  * message-lists.ts) build on these.
  */
 
-/** An index entry: the table's pk and sk, the index keys and the projected attributes. */
-
 /** A read's first page asks for this much more than its share of the entries wanted foretells, so that one read mostly suffices. */
 export const EXPECT_MARGIN = 1.25;
-export type Entry = Record<string, NativeAttributeValue>;
-export type SortValue = string | number | bigint;
-
-export interface IndexRange {
-  /** A GSI's name, or TABLE for the table's own keys (pk, sk). */
-  index: string;
-  /** The index partition key's value. */
-  pk: string;
-  /** Sort key condition; bounds are inclusive. None: the whole partition. */
-  sk?: { beginsWith: string } | { between: [SortValue, SortValue] } | { from: SortValue } | { to: SortValue };
-  /** The entries a filtered read is expected to need from this range: its first Limit (else up to FIRST_LIMIT_CAP). */
-  expect?: number;
-  /** What the merge orders this range's entries by, when not their sort key itself (their order within the range must follow it). */
-  order?: (entry: Entry) => SortValue;
-}
-
-/** IndexRange.index for a range of the table's own keys. */
-export const TABLE = 'table';
 
 export interface ReadOptions {
   /** Sort key ascending. */
@@ -67,8 +49,9 @@ export async function readMerged(
 ): Promise<{ entries: Entry[]; read: number; stopped?: boolean }> {
   const wanted = options.skip + options.take;
   // Filtered reads cannot know how far they go: their pages keep growing.
-  const merged = new MergedRanges(store, ranges, options.forward, options.keep ? Number.POSITIVE_INFINITY : wanted + 1);
-  if (options.keep) merged.keptWanted = wanted;
+  const filtered = options.keep !== undefined || ranges.some((range) => range.where);
+  const merged = new MergedRanges(store, ranges, options.forward, filtered ? Number.POSITIVE_INFINITY : wanted + 1);
+  if (filtered) merged.keptWanted = wanted;
   const entries: Entry[] = [];
   let kept = 0;
   while (kept < wanted) {
@@ -105,7 +88,7 @@ export async function readPage(
   return (await readMerged(store, ranges, { forward, skip: offset, take, keep })).entries;
 }
 
-/** How many entries the ranges hold: a COUNT query when nothing is filtered, else a paged read of the entries. */
+/** How many entries the ranges hold (those their conditions pass): a COUNT query, unless `keep` filters, then a paged read of the entries. */
 export async function countRanges(store: Store, ranges: IndexRange[], keep?: (entry: Entry) => boolean): Promise<number> {
   let count = 0;
   for (const range of ranges) {
@@ -185,8 +168,10 @@ class MergedRanges {
   /** The Limit the kept share so far foretells for `cursor`'s next page, once something was kept. */
   #paced(cursor: RangeCursor): number | undefined {
     if (this.keptWanted === undefined || this.kept === 0 || this.#taken === 0) return undefined;
+    // A range whose read checks conditions returns fewer entries than it reads: its Limit counts those read.
+    if (cursor.returned === 0) return undefined;
     const more = ((this.keptWanted - this.kept) * this.#taken * PACE_MARGIN) / this.kept;
-    return Math.max(PACED_LIMIT_FLOOR, Math.ceil((more * cursor.taken) / this.#taken));
+    return Math.max(PACED_LIMIT_FLOOR, Math.ceil((((more * cursor.taken) / this.#taken) * cursor.read) / cursor.returned));
   }
 
   #before(entry: Entry, cursor: RangeCursor, other: Entry, otherCursor: RangeCursor | undefined): boolean {
@@ -198,7 +183,9 @@ class MergedRanges {
 
 class RangeCursor {
   readonly sortKey: string;
+  /** Entries read (their read units paid), and of them those returned: fewer when the range has conditions. */
   read = 0;
+  returned = 0;
   taken = 0;
   #page: Entry[] = [];
   #position = 0;
@@ -243,52 +230,10 @@ class RangeCursor {
     );
     this.#page = result.Items ?? [];
     this.#position = 0;
-    this.read += this.#page.length;
+    this.read += result.ScannedCount ?? this.#page.length;
+    this.returned += this.#page.length;
     this.#startKey = result.LastEvaluatedKey;
     this.#done = !this.#startKey;
     this.#limit = Math.min(LIMIT_CAP, Math.max(this.#limit * 2, 1), Math.max(1, this.wanted - this.read + 1));
   }
-}
-
-export function queryOf(store: Store, range: IndexRange, forward: boolean) {
-  const shape = indexShape(range.index);
-  const names: Record<string, string> = { '#pk': keyOf(shape) };
-  const values: Record<string, NativeAttributeValue> = { ':pk': range.pk };
-  let condition = '#pk = :pk';
-  const sk = range.sk;
-  if (sk) {
-    names['#sk'] = rangeKeyOf(shape);
-    if ('beginsWith' in sk) {
-      condition += ' AND begins_with(#sk, :prefix)';
-      values[':prefix'] = sk.beginsWith;
-    } else if ('between' in sk) {
-      condition += ' AND #sk BETWEEN :low AND :high';
-      [values[':low'], values[':high']] = sk.between;
-    } else if ('from' in sk) {
-      condition += ' AND #sk >= :low';
-      values[':low'] = sk.from;
-    } else {
-      condition += ' AND #sk <= :high';
-      values[':high'] = sk.to;
-    }
-  }
-  return {
-    TableName: store.tableName,
-    IndexName: shape === TABLE_SHAPE ? undefined : shape.name,
-    KeyConditionExpression: condition,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: forward,
-  };
-}
-
-const TABLE_SHAPE: IndexShape = { name: TABLE, sortKeyType: 'S', projection: 'ALL' };
-const keyOf = (shape: IndexShape) => (shape === TABLE_SHAPE ? 'pk' : partitionKeyOf(shape));
-const rangeKeyOf = (shape: IndexShape) => (shape === TABLE_SHAPE ? 'sk' : sortKeyOf(shape));
-
-function indexShape(name: string): IndexShape {
-  if (name === TABLE) return TABLE_SHAPE;
-  const shape = INDEXES.find((index) => index.name === name);
-  if (!shape) throw new Error(`No index ${name}`);
-  return shape;
 }

@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import type { Store } from '../../shared/store/client';
-import { countRanges, type Entry, type IndexRange, readMerged, readPage, scanRanges } from '../../shared/store/index-reader';
+import { type Condition, countRanges, type Entry, type IndexRange, readMerged, readPage, scanRanges } from '../../shared/store/index-reader';
 import { compareSortValues, compareText } from '../../shared/store/sort-order';
 import { startTestStore } from '../support/dynamo';
 
@@ -10,7 +10,8 @@ let close: () => Promise<void>;
 
 // Three partitions of a string-keyed index (gsi2) and of a number-keyed one (gsi3), with
 // sort keys unique in a partition (as the list keys are: they end in the id) but tied
-// across partitions, non-ASCII text, and numbers beyond 2^53.
+// across partitions, non-ASCII text, and numbers beyond 2^53. Two projected attributes
+// carry the row's oddness (campaignId 1 or 0) and its text (from), for conditions.
 const PARTITIONS = ['P#a', 'P#b', 'P#c'];
 const TEXT_KEYS = ['', 'a', 'a#1', 'a#2', 'b', 'B', 'é', 'Я', 'z', '😀', '\uffff'];
 const BIG = 10n ** 15n;
@@ -46,7 +47,17 @@ beforeAll(async () => {
         RequestItems: {
           [store.tableName]: rows.slice(start, start + 25).map((row) => ({
             PutRequest: {
-              Item: { pk: row.pk, sk: '#ROW', odd: row.odd, gsi2pk: row.partition, gsi2sk: row.text, gsi3pk: row.partition, gsi3sk: row.number },
+              Item: {
+                pk: row.pk,
+                sk: '#ROW',
+                odd: row.odd,
+                campaignId: row.odd ? 1 : 0,
+                from: row.text,
+                gsi2pk: row.partition,
+                gsi2sk: row.text,
+                gsi3pk: row.partition,
+                gsi3sk: row.number,
+              },
             },
           })),
         },
@@ -69,6 +80,18 @@ function expected(index: 'gsi2' | 'gsi3', partitions: string[], forward: boolean
 }
 
 const pks = (entries: Entry[]) => entries.map((entry) => String(entry.pk));
+
+/** The entries the store sends back to Query calls until `stop`. */
+function sentEntries(): { entries: Entry[]; stop: () => void } {
+  const entries: Entry[] = [];
+  const send = store.db.send.bind(store.db);
+  const spy = jest.spyOn(store.db, 'send').mockImplementation((async (command: unknown) => {
+    const output = await (send as (c: unknown) => Promise<{ Items?: Entry[] }>)(command);
+    entries.push(...(output.Items ?? []));
+    return output;
+  }) as never);
+  return { entries, stop: () => spy.mockRestore() };
+}
 const rangesOf = (index: 'gsi2' | 'gsi3', partitions: string[]): IndexRange[] => partitions.map((pk) => ({ index, pk }));
 
 describe('index reader', () => {
@@ -204,6 +227,75 @@ describe('index reader', () => {
     expect(count).toBe(rows.length);
     expect(odd).toBe(expected('gsi2', ['P#a', 'P#b'], true, true).length);
     expect(pks(scanned)).toEqual(expected('gsi3', PARTITIONS, false, false));
+  });
+
+  it('reads ranges with conditions the read checks itself: the same entries, the others read but not sent', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('gsi2' as const, 'gsi3' as const),
+        fc.subarray(PARTITIONS, { minLength: 1 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.nat(130),
+        fc.integer({ min: 1, max: 60 }),
+        async (index, partitions, forward, alsoKeep, skip, take) => {
+          // Prepare
+          const sent = sentEntries();
+
+          // Act: the odd rows by a condition, with or without the same filter in memory
+          const ranges = rangesOf(index, partitions).map((range) => ({ ...range, where: [{ attribute: 'campaignId', equals: 1 }] }));
+          const keep = alsoKeep ? (entry: Entry) => entry.campaignId === 1 : undefined;
+          const { entries, read } = await readMerged(store, ranges, { forward, skip, take, keep });
+          sent.stop();
+
+          // Assess
+          expect(pks(entries)).toEqual(expected(index, partitions, forward, true).slice(skip, skip + take));
+          expect(sent.entries.every((entry) => entry.campaignId === 1)).toBe(true);
+          expect(read).toBeGreaterThanOrEqual(sent.entries.length);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('paces a read with conditions by the entries it read, not those it was sent', async () => {
+    // Prepare: as the filtered read above, half the entries pass, now by a condition; 30 wanted
+    const order = expected('gsi2', ['P#a'], true, false);
+    const keptFirst = order.slice(0, 30).filter((pk) => Number(pk.slice(5)) % 2 === 1).length;
+    const spy = jest.spyOn(store.db, 'send');
+
+    // Act
+    const range = { ...rangesOf('gsi2', ['P#a'])[0], expect: 30, where: [{ attribute: 'campaignId', equals: 1 }] } as IndexRange;
+    const read = await readMerged(store, [range], { forward: true, skip: 0, take: 30 });
+    const limits = spy.mock.calls.map(([command]) => (command as { input: { Limit?: number } }).input.Limit);
+    spy.mockRestore();
+
+    // Assess: the same Limits as when the entries are filtered in memory (the rest over the share passed), not the rest alone
+    expect(pks(read.entries)).toEqual(expected('gsi2', ['P#a'], true, true).slice(0, 30));
+    expect(limits).toEqual([30, Math.ceil(((30 - keptFirst) * 30 * 1.25) / keptFirst)]);
+    expect(limits[1]).toBeGreaterThan((30 - keptFirst) * 1.25 + 1);
+  });
+
+  it('counts and scans ranges with conditions: equal, containing, from and to', async () => {
+    // Prepare
+    const label = (...where: Condition[]) => rangesOf('gsi2', PARTITIONS).map((range) => ({ ...range, where }));
+    const sent = sentEntries();
+
+    // Act
+    const containing = await countRanges(store, label({ attribute: 'from', contains: 'a#' }));
+    const between = await countRanges(store, label({ attribute: 'from', from: 'B', to: 'b~' }, { attribute: 'campaignId', equals: 0 }));
+    const open = await countRanges(store, label({ attribute: 'from', to: 'a~' }));
+    const scanned: Entry[] = [];
+    for await (const entry of scanRanges(store, label({ attribute: 'from', from: 'z' }), true)) scanned.push(entry);
+    sent.stop();
+
+    // Assess
+    const labels = (test: (row: Row) => boolean) => rows.filter(test).length;
+    expect(containing).toBe(labels((row) => row.text.includes('a#')));
+    expect(between).toBe(labels((row) => !row.odd && compareText(row.text, 'B') >= 0 && compareText(row.text, 'b~') <= 0));
+    expect(open).toBe(labels((row) => compareText(row.text, 'a~') <= 0));
+    expect(pks(scanned).sort()).toEqual(rows.filter((row) => compareText(row.text, 'z') >= 0).map((row) => row.pk));
+    expect(sent.entries).toHaveLength(scanned.length);
   });
 
   it('reads sort key conditions: prefix, between, from and to', async () => {

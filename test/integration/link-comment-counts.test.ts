@@ -30,7 +30,8 @@ function observeCommentReads(): number[] {
     (next) => async (args) => {
       const result = await next(args);
       const under = (args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':comments'];
-      if (typeof under === 'string' && under.startsWith(linkCounts.commentsSk)) read.push((result.output as { Count?: number }).Count ?? 0);
+      if (typeof under === 'string' && under.startsWith(linkCounts.commentsSk))
+        read.push((result.output as { ScannedCount?: number }).ScannedCount ?? 0);
       return result;
     },
     { step: 'initialize', name: 'observeCommentReads' },

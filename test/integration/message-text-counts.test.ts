@@ -84,7 +84,8 @@ function observe(on: Store): { gsi5Entries: number; counterWrites: string[] } {
     (next, context) => async (args) => {
       const input = args.input as { IndexName?: string; Key?: { pk?: string; sk?: string } };
       const result = await next(args);
-      if (context.commandName === 'QueryCommand' && input.IndexName === 'gsi5') seen.gsi5Entries += (result.output as { Count?: number }).Count ?? 0;
+      if (context.commandName === 'QueryCommand' && input.IndexName === 'gsi5')
+        seen.gsi5Entries += (result.output as { ScannedCount?: number }).ScannedCount ?? 0;
       if (context.commandName === 'UpdateItemCommand' && input.Key?.pk?.endsWith('#COUNTS')) seen.counterWrites.push(String(input.Key.sk));
       return result;
     },

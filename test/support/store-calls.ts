@@ -26,7 +26,7 @@ export function observeStore(store: Store): StoreCall[] {
 }
 
 /**
- * Counts, from now on, the index entries the store's Queries get back and the items its
+ * Counts, from now on, the index entries the store's Queries read (those a condition left out too) and the items its
  * BatchGetItems ask for: what a list call reads beside its counters.
  */
 export function observeListReads(store: Store): { entries: number; messages: number } {
@@ -34,7 +34,7 @@ export function observeListReads(store: Store): { entries: number; messages: num
   store.db.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      if (context.commandName === 'QueryCommand') seen.entries += (result.output as { Count?: number }).Count ?? 0;
+      if (context.commandName === 'QueryCommand') seen.entries += (result.output as { ScannedCount?: number }).ScannedCount ?? 0;
       if (context.commandName === 'BatchGetCommand') {
         const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
         seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
