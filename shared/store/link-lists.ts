@@ -5,6 +5,7 @@ import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
+import { instantCondition } from './index-query';
 import { countRanges, type Entry, EXPECT_MARGIN, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
@@ -90,15 +91,14 @@ export class LinkLists {
       return { items: await this.best(created, order, offset, take), totalItemCount: total };
     }
     const keep = createdWithin(from, to);
-    return {
-      items: await this.ordered(this.expecting(ranges, perFlag, this.expectedReads(fromEnd + take, all, total)), order, {
-        offset,
-        take,
-        total,
-        keep,
-      }),
-      totalItemCount: total,
-    };
+    // The read checks the range itself: the entries outside it are not sent.
+    const where = [instantCondition('createdAt', from, to)];
+    const expected = this.expecting(
+      ranges.map((range) => ({ ...range, where })),
+      perFlag,
+      this.expectedReads(fromEnd + take, all, total),
+    );
+    return { items: await this.ordered(expected, order, { offset, take, total, keep }), totalItemCount: total };
   }
 
   /**

@@ -6,7 +6,7 @@ import { type Entry, type IndexRange, scanRanges } from './index-reader';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges } from './message-keys';
-import { type Driver, messagesOfEntries, onlyCriteria } from './message-list-entries';
+import { type Driver, messagesOfEntries, onlyCriteria, withConditions } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -141,7 +141,7 @@ export class MessageCombinations {
     const wanted = skip + take;
     // The first Limit: the entries the counts say the page lies within, and a quarter more.
     const share = Math.ceil((((wanted * driven.count) / total) * 1.25) / driven.ranges.length) + 1;
-    const ranges = driven.ranges.map((range) => ({ ...range, expect: share }));
+    const ranges = withConditions(driven.ranges, query).map((range) => ({ ...range, expect: share }));
     /** The matches in order: their messages where read (to check them, or whole in gsi1), else their ids. */
     const kept: { id: number; message?: Message }[] = [];
     let pending: Entry[] = [];

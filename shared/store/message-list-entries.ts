@@ -4,7 +4,7 @@ import { matchingMessage, matchingTo, messageOrder, TEXT_SORT_CHARACTERS } from 
 import type { Message } from '../domain/messages';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
-import type { Entry, IndexRange } from './index-reader';
+import { type Condition, type Entry, type IndexRange, instantCondition } from './index-query';
 import { keys } from './keys';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
@@ -17,8 +17,6 @@ export interface Driver {
   ranges: IndexRange[];
   /** The order the ranges are read in: creation (the default order), or a sort field's. */
   order: 'created' | MessageSortField;
-  /** Keeps, of the ranges' entries, only those that match the criterion (for an index key that narrows it only so far). */
-  keep?: (entry: Entry) => boolean;
   /** Entries to pass over (already read through another range). */
   skip?: (entry: Entry) => boolean;
   /** The exact number of matches, from the counters; undefined when none covers the criterion. */
@@ -47,12 +45,11 @@ function textRangeIsExact(text: string): boolean {
  * the likeliest to be narrow, and the total is counted as its matches are read.
  */
 export function textDriver(accountId: number, text: string, total: () => Promise<number>): Driver {
-  const hash = textHash(text);
+  const range = messageRanges.text(accountId, text);
   return {
-    ranges: [messageRanges.text(accountId, text)],
+    // Unfiltered where the key decides, so that a page reads the page's entries only; else the read checks the hash.
+    ranges: [textRangeIsExact(text) ? range : { ...range, where: [{ attribute: 'textHash', equals: textHash(text) }] }],
     order: 'created',
-    // Unfiltered where the key decides, so that a page reads the page's entries only.
-    ...(!textRangeIsExact(text) && { keep: (entry: Entry) => entry.textHash === hash }),
     total,
     rank: 1,
     placed: true,
@@ -96,6 +93,38 @@ export function entryMatches(query: MessageQuery, anyAffix: boolean, entry: Entr
     (!query.campaignCreatedFrom || createdAt >= query.campaignCreatedFrom.getTime()) &&
     (!query.campaignCreatedTo || createdAt <= query.campaignCreatedTo.getTime())
   );
+}
+
+/**
+ * What entryMatches decides, as conditions the index read checks itself (index-query.ts): the
+ * entries the query cannot match are read but not sent. `whole`: the entries are whole
+ * messages (gsi1), which also carry the status and the sending and status times.
+ */
+export function entryConditions(query: MessageQuery, whole = false): Condition[] {
+  const conditions: Condition[] = [];
+  if (query.from !== undefined) conditions.push({ attribute: 'from', equals: query.from });
+  if (query.to !== undefined) conditions.push({ attribute: 'to', contains: query.to });
+  if (query.text !== undefined) conditions.push({ attribute: 'textHash', equals: textHash(query.text) });
+  if (query.campaignCreatedFrom || query.campaignCreatedTo)
+    conditions.push(instantCondition('createdAt', query.campaignCreatedFrom, query.campaignCreatedTo));
+  if (!whole) return conditions;
+  if (query.status !== undefined) conditions.push({ attribute: 'status', equals: query.status });
+  for (const [from, to] of [
+    [query.startSendFrom, query.startSendTo],
+    [query.campaignSentFrom, query.campaignSentTo],
+  ])
+    if (from || to) conditions.push(instantCondition('startSendAt', from, to));
+  if (query.statusUpdateFrom || query.statusUpdateTo)
+    conditions.push(instantCondition('statusUpdatedAt', query.statusUpdateFrom, query.statusUpdateTo));
+  return conditions;
+}
+
+/** The ranges with the query's conditions added to their own. */
+export function withConditions(ranges: IndexRange[], query: MessageQuery): IndexRange[] {
+  return ranges.map((range) => {
+    const where = [...(range.where ?? []), ...entryConditions(query, range.index === 'gsi1')];
+    return where.length > 0 ? { ...range, where } : range;
+  });
 }
 
 /** An entry as far as the entry-decided criteria and sorts look: the projected attributes. */

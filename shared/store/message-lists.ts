@@ -25,6 +25,7 @@ import {
   messagesOfEntries,
   someNumberStartsOrEnds,
   textDriver,
+  withConditions,
 } from './message-list-entries';
 import { MessageRecipients, toAlone, toDriver } from './message-recipients';
 import { MessageStatusTimes, statusWithTime } from './message-status-times';
@@ -75,13 +76,13 @@ export class IndexedMessageLists implements MessageLists {
     const [only] = drivers;
     if (sort.length <= 1 && drivers.length <= 1 && (!only || (only.order === wanted && !only.skip))) {
       const driver = only ?? this.#sortDriver(accountId, wanted);
-      const total = await (driver.total ? driver.total() : countRanges(this.store, driver.ranges, driver.keep));
+      const total = await (driver.total ? driver.total() : countRanges(this.store, driver.ranges));
       // gsi1 projects whole messages: its entries are the page. Far from both ends, the
       // entries skipped are read from gsi11's partitions instead: the same order, small entries.
       const whole = driver.ranges.every((range) => range.index === 'gsi1');
       const far = whole && Math.min(offset, total - offset - pageSize) > this.farSkip;
       const ranges = far ? messageRanges.byCreation(accountId, driver.ranges[0]?.sk) : driver.ranges;
-      const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total, keep: driver.keep });
+      const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total });
       const messages = whole && !far ? entries.map(fromMessageItem) : (await messagesOfEntries(this.store, entries)).map(({ message }) => message);
       return { items: messages.map((message) => ({ message })), totalItemCount: total };
     }
@@ -231,9 +232,9 @@ export class IndexedMessageLists implements MessageLists {
       for (const { message, state } of await messagesOfEntries(this.store, pending)) if (matches(message, state)) offer(message);
       pending = [];
     };
-    for (const range of driver.ranges) {
+    for (const range of withConditions(driver.ranges, query)) {
       for await (const entry of scanRanges(this.store, [range], true)) {
-        if (driver.skip?.(entry) || (driver.keep && !driver.keep(entry))) continue;
+        if (driver.skip?.(entry)) continue;
         if (!entryMatches(query, anyAffix, entry)) continue;
         if (whole) {
           const message = fromMessageItem(entry);

@@ -56,7 +56,11 @@ export class MessageRecipients {
     const budget = Math.ceil(total / WHOLE_PER_MATCH_ENTRY + 2.5 * take);
     const expected = Math.ceil(((skip + take) * messages) / total);
     if (expected > budget) return { total };
-    const range = { ...messageRanges.all(accountId), expect: Math.min(budget, Math.ceil(expected * 1.25) + 1) };
+    const range = {
+      ...messageRanges.all(accountId),
+      expect: Math.min(budget, Math.ceil(expected * 1.25) + 1),
+      where: [{ attribute: 'to', contains: digits }],
+    };
     const matches = matchingTo(digits, true);
     const keep = (entry: Entry) => entry.schema === MESSAGE_SCHEMA && matches(String(entry.to));
     const { entries, stopped } = await readMerged(this.store, [range], { forward: !newestFirst, skip, take, keep, budget });
@@ -91,7 +95,7 @@ export function toAlone(query: MessageQuery): query is MessageQuery & { to: stri
  * anywhere in it.
  */
 export function toDriver(accountId: number, digits: string, anyAffix: boolean): Driver {
-  if (!anyAffix) return { ranges: [messageRanges.toPrefix(accountId)], order: 'to', keep: (e) => String(e.to).includes(digits), rank: 9 };
+  if (!anyAffix) return { ranges: [{ ...messageRanges.toPrefix(accountId), where: [{ attribute: 'to', contains: digits }] }], order: 'to', rank: 9 };
   const prefix = messageRanges.toPrefix(accountId, digits);
   const suffix = messageRanges.toSuffix(accountId, digits);
   // Read as two ranges in turn (their orders differ): an entry of both is taken from the first.

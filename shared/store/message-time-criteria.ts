@@ -3,6 +3,7 @@ import { MESSAGE_STATUSES } from '../domain/message-status';
 import { MAX_SEGMENTS } from '../domain/segments';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { instantCondition } from './index-query';
 import { countRanges, type Entry, type IndexRange, readMerged, readPage } from './index-reader';
 import { sortRange } from './message-combos';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
@@ -91,13 +92,13 @@ export class MessageTimeCriteria {
     const criterion = createdWithCriterion(query);
     const found = criterion && (criterion !== 'to' || anyAffix) && (await this.#ranges(accountId, query, criterion));
     if (!criterion || !found) return undefined;
-    const { ranges, keep } = found;
+    const { ranges } = found;
     const total =
       criterion === 'campaignStatus' && rangeTotal
         ? await this.#statusTotal(accountId, query, ranges, rangeTotal)
-        : await countRanges(this.store, ranges, keep);
+        : await countRanges(this.store, ranges);
     const forward = query.sort[0]?.direction === 'ASC';
-    const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total, ...(keep && { keep }) });
+    const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total });
     const messages = (await messagesOfEntries(this.store, entries)).map(({ message }) => ({ message }));
     return { listing: { items: messages, totalItemCount: total }, way: criterion };
   }
@@ -150,7 +151,7 @@ export class MessageTimeCriteria {
       const createdAt = Date.parse(String(entry.createdAt));
       return createdAt >= low && createdAt <= high;
     };
-    const range = { ...sortRange(accountId, sort.field), expect: Math.ceil(expected * 1.25) + 1 };
+    const range = { ...sortRange(accountId, sort.field), expect: Math.ceil(expected * 1.25) + 1, where: [instantCondition('createdAt', from, to)] };
     const read = await readMerged(this.store, [range], { forward: forward !== reverse, skip, take, keep, budget: wholeRange / ENTRY });
     if (read.stopped || read.entries.length < take) return undefined;
     return { listing: await listing(reverse ? read.entries.reverse() : read.entries), way: 'sortIndex' };
@@ -197,19 +198,15 @@ export class MessageTimeCriteria {
     return items.map((item) => labelled(messageRanges.from(accountId, String(item.sk).slice(prefix.length)), from, to));
   }
 
-  /** The criterion's key ranges kept to the creation range, and what the keys do not decide. */
-  async #ranges(
-    accountId: number,
-    query: MessageQuery,
-    criterion: Criterion,
-  ): Promise<{ ranges: IndexRange[]; keep?: (entry: Entry) => boolean } | undefined> {
+  /** The criterion's key ranges kept to the creation range (what the keys do not decide, their conditions check). */
+  async #ranges(accountId: number, query: MessageQuery, criterion: Criterion): Promise<{ ranges: IndexRange[] } | undefined> {
     const { campaignCreatedFrom: from, campaignCreatedTo: to } = query;
     if (criterion === 'campaignStatus' && query.campaignStatus !== undefined)
       return { ranges: messageRanges.campaignStatus(accountId, query.campaignStatus).map((range) => ({ ...range, ...created('', from, to) })) };
     if (criterion === 'from' && query.from !== undefined) return { ranges: [labelled(messageRanges.from(accountId, query.from), from, to)] };
     if (criterion === 'text' && query.text !== undefined) {
       const driver = textDriver(accountId, query.text, async () => 0);
-      return { ranges: driver.ranges.map((range) => labelled(range, from, to)), ...(driver.keep && { keep: driver.keep }) };
+      return { ranges: driver.ranges.map((range) => labelled(range, from, to)) };
     }
     if (criterion === 'to' && query.to !== undefined && (await this.#whole(accountId, query.to)))
       return { ranges: [labelled({ ...messageRanges.toPrefix(accountId, `${query.to}#`) }, from, to)] };

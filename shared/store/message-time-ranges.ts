@@ -5,7 +5,7 @@ import { type Entry, readMerged } from './index-reader';
 import { campaignStateOfItem, MESSAGE_SCHEMA } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageRanges } from './message-keys';
-import { earliest } from './message-list-entries';
+import { earliest, entryConditions } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -40,7 +40,11 @@ export class MessageTimeRanges {
     const budget = Math.ceil(total / WHOLE_PER_RANGE_ENTRY + 2.5 * take);
     if (needed > budget || !(await this.#ordered())) return undefined;
     const to = earliest(earliest(query.startSendTo, query.campaignSentTo), earliest(query.statusUpdateTo, query.campaignCreatedTo));
-    const range = { ...messageRanges.created(accountId, query.campaignCreatedFrom, to), expect: Math.min(budget, Math.ceil(needed * 1.25) + 1) };
+    const range = {
+      ...messageRanges.created(accountId, query.campaignCreatedFrom, to),
+      expect: Math.min(budget, Math.ceil(needed * 1.25) + 1),
+      where: entryConditions(query, true),
+    };
     const matches = matchingMessage(query);
     const keep = (entry: Entry) => entry.schema === MESSAGE_SCHEMA && matches(fromMessageItem(entry), campaignStateOfItem(entry));
     const { entries, stopped } = await readMerged(this.store, [range], { forward: false, skip: offset, take, keep, budget });

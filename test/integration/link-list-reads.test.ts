@@ -18,12 +18,20 @@ import { aLink, anAccount } from '../support/fixtures';
 let store: Store;
 let close: () => Promise<void>;
 let itemsRead = 0;
+/** The createdAt of each link entry a Query sent back (counter items have none). */
+const entriesSent: string[] = [];
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
   store.db.middlewareStack.add(
     (next) => async (args) => {
       const result = await next(args);
-      const output = result.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]> };
+      const output = result.output as {
+        ScannedCount?: number;
+        Item?: unknown;
+        Items?: { createdAt?: string }[];
+        Responses?: Record<string, unknown[]>;
+      };
+      entriesSent.push(...(output.Items ?? []).flatMap((entry) => (entry.createdAt ? [entry.createdAt] : [])));
       itemsRead +=
         (output.ScannedCount ?? 0) + (output.Item ? 1 : 0) + Object.values(output.Responses ?? {}).reduce((sum, items) => sum + items.length, 0);
       return result;
@@ -144,5 +152,21 @@ describe('Link/List reads', () => {
     // Assess: the page (each link with its click item) plus a look-ahead per flag partition and the counters
     expect(big.found).toBeGreaterThan(0);
     expect(big.read).toBeLessThanOrEqual(Math.max(small.read, 3 * big.found) * 1.5 + 10);
+  });
+
+  it('reads a creation range in clickCnt order checking the range in the Query: entries outside it are read, not sent', async () => {
+    // Prepare: a week, most of the big account's links outside it, so that its clickCnt order is read and filtered
+    const from = new Date('2026-10-03T00:00:00Z');
+    const to = new Date('2026-10-09T23:59:59Z');
+    entriesSent.length = 0;
+
+    // Act
+    const { read, found } = await readsOf(BIG, { status: 1, createdFrom: from, createdTo: to, sort: [{ field: 'clickCnt', direction: 'DESC' }] });
+
+    // Assess: more entries read than sent, and every entry sent within the week
+    expect(found).toBe(25);
+    expect(entriesSent.length).toBeGreaterThan(0);
+    expect(read).toBeGreaterThan(entriesSent.length + found);
+    expect(entriesSent.filter((at) => at < from.toISOString() || at > to.toISOString())).toEqual([]);
   });
 });

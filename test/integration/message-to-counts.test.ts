@@ -70,15 +70,17 @@ async function expected(accountId: number, ids: number[], query: MessageQuery) {
   return listMessages(stored, states, query);
 }
 
-/** Entries each index returns to the list calls, and the sort keys of the number counters written. */
-function observe(on: Store): { entries: Record<string, number>; numberCounterWrites: string[] } {
-  const seen = { entries: {} as Record<string, number>, numberCounterWrites: [] as string[] };
+/** Entries each index reads for the list calls and those it sends them, and the sort keys of the number counters written. */
+function observe(on: Store): { entries: Record<string, number>; sent: Record<string, number>; numberCounterWrites: string[] } {
+  const seen = { entries: {} as Record<string, number>, sent: {} as Record<string, number>, numberCounterWrites: [] as string[] };
   on.db.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { IndexName?: string; Key?: { pk?: string; sk?: string } };
       const result = await next(args);
       if (context.commandName === 'QueryCommand' && input.IndexName) {
-        seen.entries[input.IndexName] = (seen.entries[input.IndexName] ?? 0) + ((result.output as { Count?: number }).Count ?? 0);
+        const output = result.output as { ScannedCount?: number; Items?: unknown[] };
+        seen.entries[input.IndexName] = (seen.entries[input.IndexName] ?? 0) + (output.ScannedCount ?? 0);
+        seen.sent[input.IndexName] = (seen.sent[input.IndexName] ?? 0) + (output.Items?.length ?? 0);
       }
       const sk = String(input.Key?.sk ?? '');
       if (context.commandName === 'UpdateItemCommand' && (sk.startsWith('MESSAGES#TO#') || sk.startsWith('MESSAGES#OT#')))
@@ -187,6 +189,23 @@ describe('criteria[to] totals from the number counts', () => {
     expect(listed).toEqual(await expected(7, range(1, id), byTo('4477009')));
     expect(seen.entries.gsi1).toBe(68);
     expect(seen.entries.gsi6).toBe(30);
+  }, 120_000);
+
+  it('reads every number for digits found only inside them, and is sent only those that hold them', async () => {
+    // Prepare: 20 numbers with 7700 inside (none starts or ends with it), 20 without
+    let id = 0;
+    for (let i = 0; i < 20; i++) await send(newMessage(++id, 7, `4477009000${String(i).padStart(2, '0')}`));
+    for (let i = 0; i < 20; i++) await send(newMessage(++id, 7, `4915000000${String(i).padStart(2, '0')}`));
+    const seen = observe(store);
+
+    // Act
+    const listed = await lists().list(7, byTo('7700'));
+
+    // Assess: gsi6 read whole (counted and the page kept in one pass), only the 20 matches sent
+    expect(listed).toEqual(await expected(7, range(1, id), byTo('7700')));
+    expect(listed.totalItemCount).toBe(20);
+    expect(seen.entries.gsi6).toBe(40);
+    expect(seen.sent.gsi6).toBe(20);
   }, 120_000);
 
   it('counts a creation stopped after any of its writes once, when the sweep finishes it', async () => {
