@@ -88,12 +88,12 @@ const PAGE = 25;
 /**
  * Rare values are rarer on the big account than a page of the small one holds: every
  * BLOCKED_EVERY-th link is blocked, HELD_SHARE of the new messages wait in moderation (the
- * others wait for their deferred time), and DEFERRED_SHARE of the sent campaigns had a
- * deferred time, so that both accounts answer a full page and the ratio compares page with page.
+ * others wait for their deferred time) and HELD_DEFERRED_SHARE of those held have a
+ * deferred time too, so that both accounts answer a full page and the ratio compares page with page.
  */
 const BLOCKED_EVERY = { small: 33, big: 1000, legacy: 1000 } as const;
 const HELD_SHARE = { small: 0.75, big: 0.3, legacy: 0.3 } as const;
-const DEFERRED_SHARE = { small: 0.03, big: 0.005, legacy: 0.005 } as const;
+const HELD_DEFERRED_SHARE = { small: 0.6, big: 0, legacy: 0 } as const;
 
 type Account = { id: number; key: string; name: 'small' | 'big' | 'legacy' };
 type Item = Record<string, NativeAttributeValue>;
@@ -324,10 +324,10 @@ async function main(): Promise<void> {
       const held = status === 'NEW' && rnd.next() < HELD_SHARE[account.name];
       const sent = !['NEW', 'ENQUEUD'].includes(status);
       const deferredTo =
-        (sent && rnd.next() < DEFERRED_SHARE[account.name]) || (status === 'NEW' && !held)
+        status === 'NEW' && (!held || rnd.next() < HELD_DEFERRED_SHARE[account.name])
           ? new Date(Date.parse(createdAt) + 2 * 60 * 60_000).toISOString()
           : null;
-      const startSendAt = sent ? new Date(Date.parse(deferredTo ?? createdAt) + 500 + rnd.int(5000)).toISOString() : null;
+      const startSendAt = sent ? new Date(Date.parse(createdAt) + 500 + rnd.int(5000)).toISOString() : null;
       const statusUpdatedAt = startSendAt ? new Date(Date.parse(startSendAt) + 1000 + rnd.int(600_000)).toISOString() : null;
       const campaignStatus = held
         ? 'MODERATION'
