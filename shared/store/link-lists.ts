@@ -97,6 +97,7 @@ export class LinkLists {
       ranges.map((range) => ({ ...range, where })),
       perFlag,
       this.expectedReads(fromEnd + take, all, total),
+      this.expectedReads(1, all, total),
     );
     return { items: await this.ordered(expected, order, { offset, take, total, keep }), totalItemCount: total };
   }
@@ -104,14 +105,16 @@ export class LinkLists {
   /**
    * The flag partitions, each expected to supply its share of a filtered read's `expect`
    * entries by its count: the reader's first page of each asks for that (blocked links' small
-   * partitions little), not for a fixed thousand.
+   * partitions little), not for a fixed thousand; but at least `floor`, what finding one kept
+   * entry takes: a small partition read under a condition is then read in one request, not in
+   * pages doubling from one or two that the condition leaves empty.
    */
-  expecting(ranges: IndexRange[], perFlag: number[], expect: number): IndexRange[] {
+  expecting(ranges: IndexRange[], perFlag: number[], expect: number, floor = 1): IndexRange[] {
     const all = Math.max(
       1,
       perFlag.reduce((sum, n) => sum + n, 0),
     );
-    return ranges.map((range, i) => ({ ...range, expect: Math.ceil((expect * (perFlag[i] ?? 0)) / all) + 1 }));
+    return ranges.map((range, i) => ({ ...range, expect: Math.max(floor, Math.ceil((expect * (perFlag[i] ?? 0)) / all) + 1) }));
   }
 
   /**

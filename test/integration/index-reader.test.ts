@@ -184,6 +184,29 @@ describe('index reader', () => {
     expect(limits[1]).toBeLessThan(60);
   });
 
+  it("asks for every range's first page at once, and counts ranges side by side", async () => {
+    // Prepare: each Query's start and end, in order
+    const events: string[] = [];
+    const send = store.db.send.bind(store.db);
+    const spy = jest.spyOn(store.db, 'send').mockImplementation((async (command: { input: { ExclusiveStartKey?: unknown } }) => {
+      events.push('start');
+      const output = await (send as (c: unknown) => Promise<unknown>)(command);
+      events.push('end');
+      return output;
+    }) as never);
+
+    // Act
+    await readMerged(store, rangesOf('gsi2', PARTITIONS), { forward: true, skip: 0, take: 5 });
+    const merged = events.splice(0);
+    await countRanges(store, rangesOf('gsi3', PARTITIONS));
+    const counted = events.splice(0);
+    spy.mockRestore();
+
+    // Assess: three starts before the first answer, each time
+    expect(merged.slice(0, 3)).toEqual(['start', 'start', 'start']);
+    expect(counted.slice(0, 3)).toEqual(['start', 'start', 'start']);
+  });
+
   it('reads a page past the middle from the other end and gives the same page', async () => {
     await fc.assert(
       fc.asyncProperty(

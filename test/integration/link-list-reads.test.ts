@@ -1,3 +1,4 @@
+import { ulid } from 'ulid';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
 import type { LinkQuery } from '../../shared/domain/link-listing';
@@ -5,7 +6,9 @@ import { LinkService } from '../../shared/domain/link-service';
 import { ClickRanks } from '../../shared/store/click-ranks';
 import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
+import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
+import { LinkLists } from '../../shared/store/link-lists';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -154,10 +157,25 @@ describe('Link/List reads', () => {
     expect(big.read).toBeLessThanOrEqual(Math.max(small.read, 3 * big.found) * 1.5 + 10);
   });
 
+  it('asks each flag partition of a filtered read for its share, and at least for what finding one kept entry takes', () => {
+    // Prepare
+    const lists = new LinkLists(store, new CountedWrites(store, ulid));
+    const ranges = [
+      { index: 'gsi3', pk: 'S1M1' },
+      { index: 'gsi3', pk: 'S1M0' },
+    ];
+
+    // Act: 1,000 entries expected from 10,000 links, 9,900 and 100 in the partitions; one kept entry takes 40
+    const expected = lists.expecting(ranges, [9_900, 100], 1_000, 40);
+
+    // Assess: the big partition its share, the small one the floor, not its share of 11
+    expect(expected.map((range) => range.expect)).toEqual([991, 40]);
+  });
+
   it('reads a creation range in clickCnt order checking the range in the Query: entries outside it are read, not sent', async () => {
-    // Prepare: a week, most of the big account's links outside it, so that its clickCnt order is read and filtered
+    // Prepare: two days, most of the big account's links outside them, so that its clickCnt order is read and filtered
     const from = new Date('2026-10-03T00:00:00Z');
-    const to = new Date('2026-10-09T23:59:59Z');
+    const to = new Date('2026-10-04T23:59:59Z');
     entriesSent.length = 0;
 
     // Act
