@@ -15,8 +15,8 @@ import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
-import { LinkWordClicks } from '../../shared/store/link-word-clicks';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
+import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -139,7 +139,7 @@ let nextAccount = 1;
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
  * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts), and of one
- * word in many comments from its words' gsi14 partitions (link-word-clicks.ts); creation
+ * word in many comments from its words' gsi14 partitions (link-word-sorts.ts); creation
  * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts).
  */
 const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, wordClicks: 0, commentTimes: 0 };
@@ -158,8 +158,8 @@ beforeAll(() => {
     counted.commentClicks += this.pages - before;
     return answer;
   });
-  const byWords = LinkWordClicks.prototype.page;
-  jest.spyOn(LinkWordClicks.prototype, 'page').mockImplementation(async function (this: LinkWordClicks, ...args) {
+  const byWords = LinkWordSorts.prototype.page;
+  jest.spyOn(LinkWordSorts.prototype, 'page').mockImplementation(async function (this: LinkWordSorts, ...args) {
     const before = this.pages;
     const answer = await byWords.apply(this, args);
     counted.wordClicks += this.pages - before;
