@@ -565,6 +565,13 @@ async function main(): Promise<void> {
       await list('criteria[query]: two words of a repeated comment + week', () => ({ 'criteria[query]': 'black fri', ...week }));
       await list('criteria[query]: a word past 12 characters + week', () => ({ 'criteria[query]': 'subscriptions', ...week }));
       await list('criteria[query]: comment word + sort[clickCnt]=DESC', () => ({ 'criteria[query]': 'webinar', 'sort[clickCnt]': 'DESC' }));
+      await list('criteria[query]: comment word + sort[code]=ASC', () => ({ 'criteria[query]': 'webinar', 'sort[code]': 'ASC' }));
+      await list('criteria[query]: comment word + sort[fullLink]=DESC', () => ({ 'criteria[query]': 'webinar', 'sort[fullLink]': 'DESC' }));
+      await list('criteria[query]: comment word + sort[expirationDate]=ASC', () => ({ 'criteria[query]': 'webinar', 'sort[expirationDate]': 'ASC' }));
+      await list('criteria[query]: two words of a repeated comment + sort[fullLink]=ASC', () => ({
+        'criteria[query]': 'black fri',
+        'sort[fullLink]': 'ASC',
+      }));
       await list('criteria[query]: two words of a repeated comment + sort[clickCnt]=DESC', () => ({
         'criteria[query]': 'black fri',
         'sort[clickCnt]': 'DESC',

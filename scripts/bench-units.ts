@@ -94,6 +94,10 @@ async function main(): Promise<void> {
       id: String(links[2]!.id),
       'data[status]': String((round + 2) % 2),
     }));
+    await api('Link/Update expirationDate (3-word comment)', 'Link/Update', (round) => ({
+      id: String(links[2]!.id),
+      'data[expirationDate]': new Date(Date.UTC(2030, 0, 10 + round)).toISOString().slice(0, 10),
+    }));
     await api('Link/List (10 links, page of 10)', 'Link/List', () => ({ 'pagination[limit]': '10' }));
     await api('Link/GetStats (daily, 1 link)', 'Link/GetStats', () => ({ 'ids[]': String(links[0]!.id), type: 'daily' }));
     await api('Link/GetLinks', 'Link/GetLinks', () => ({ campaignId: String(sent.campaignId) }));

@@ -27,7 +27,7 @@ import { fromItem } from './link-writes';
 export const MAX_COMMENT_PARTITIONS = 8;
 /**
  * One counted word is answered from gsi14 too, about its page whatever its comments
- * (link-word-clicks.ts): its distinct-comment counters are read only this far (two pages of
+ * (link-word-sorts.ts): its distinct-comment counters are read only this far (two pages of
  * them), enough for a few comments, never in proportion to many.
  */
 const ONE_WORD_BUDGET = 1;

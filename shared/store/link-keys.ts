@@ -23,13 +23,18 @@ import { type Key, keys } from './keys';
  * | gsi13 | ACCOUNT#a#LINKS#CM#<h>#<f>   | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
  * | gsi14 | ACCOUNT#a#LINKWORDS#W#<w>#<f>| gsi3sk (a copy on each word item)         | clickCnt      |
  * | gsi15 | gsi13pk (gsi13's partitions) | gsi7sk (gsi7's key)                       | createTs      |
+ * | gsi16 | gsi14pk (gsi14's partitions) | gsi2sk (a copy on each word item)         | expirationDate|
+ * | gsi17 | gsi14pk (gsi14's partitions) | gsi4sk (a copy on each word item)         | code          |
+ * | gsi18 | gsi14pk (gsi14's partitions) | gsi5sk (a copy on each word item)         | fullLink      |
  *
  * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
  * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
  * that moves a link's gsi3sk moves it there too. gsi14 holds the comment word items, a
  * partition per word `w` and flags: each carries a copy of its link's gsi3sk, which the
  * rank pass moves after the link's (link-word-ranks.ts). gsi15 holds gsi13's links in the same
- * partitions by creation, from the two attributes alone (KEYS_ONLY).
+ * partitions by creation, from the two attributes alone (KEYS_ONLY). gsi16, gsi17 and gsi18
+ * hold the word items in gsi14's partitions by copies of their link's gsi2sk, gsi4sk and
+ * gsi5sk (KEYS_ONLY: the item's sk ends in the link's id).
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
@@ -55,11 +60,12 @@ export const COMMENT_COUNTED = 2;
  */
 export const COMMENT_RANKED = 1;
 /**
- * `wordsRanked` on a link item: its word items carry gsi14pk and a copy of its gsi3sk.
- * Links written before gsi14 lack it; their next change, or `admin migrate`, puts their
- * word items again with both (link-writes.ts).
+ * `wordsRanked` on a link item: its word items carry gsi14pk, a copy of its gsi3sk and, at 2,
+ * copies of its gsi2sk, gsi4sk and gsi5sk (gsi16–18). Links written before gsi14 lack it,
+ * those before gsi16–18 have 1; their next change, or `admin migrate`, puts their word items
+ * again with them (link-writes.ts).
  */
-export const WORDS_RANKED = 1;
+export const WORDS_RANKED = 2;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -194,7 +200,8 @@ export function wordRankPartition(accountId: number, word: string, flags: Flags)
 /**
  * The word items of a link, carrying its flags so flag criteria filter without the link,
  * and its place in gsi14: the word's partition with its flags, and `rank`, the link's gsi3sk
- * as the writer read it (a new link's own).
+ * as the writer read it (a new link's own); in gsi16, gsi17 and gsi18 (the same partitions),
+ * copies of the link's own expirationDate, code and fullLink keys.
  */
 export function wordItems(link: Link, rank: NativeAttributeValue = clickKey(link.clickCnt, link.id)): Record<string, NativeAttributeValue>[] {
   return commentWords(link.comment).map((word) => ({
@@ -204,6 +211,9 @@ export function wordItems(link: Link, rank: NativeAttributeValue = clickKey(link
     flags: flagsOf(link),
     gsi14pk: wordRankPartition(link.accountId, word, flagsOf(link)),
     gsi3sk: rank,
+    gsi2sk: sortKeyOf(link, 'expirationDate'),
+    gsi4sk: sortKeyOf(link, 'code'),
+    gsi5sk: sortKeyOf(link, 'fullLink'),
   }));
 }
 
@@ -265,9 +275,9 @@ export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = 
   ];
 }
 
-/** An entry's link: its `id`, or a comment word item's (gsi14 carries no id), from its gsi3sk. */
+/** An entry's link: its `id`, or a comment word item's (it has none), from its sk `<word>#<createdAt>#pad(id)`. */
 export function entryId(entry: Entry): number {
-  return entry.id === undefined ? Number(BigInt(entry.gsi3sk) % CLICK_KEY_SCALE) : Number(entry.id);
+  return entry.id === undefined ? Number(String(entry.sk).slice(-15)) : Number(entry.id);
 }
 
 /** `keep`, and each link once: a link in two ranges (two of its comment's words) comes twice with the same key. */

@@ -17,9 +17,9 @@ import { LinkCommentClicks } from './link-comment-clicks';
 import { LinkCommentTimes } from './link-comment-times';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
-import { LinkWordClicks } from './link-word-clicks';
 import { LinkWordCounts, MAX_RUNS, WORD_ITEM_SHARE } from './link-word-counts';
 import { readWordRange, wordsStarting } from './link-word-runs';
+import { LinkWordSorts } from './link-word-sorts';
 import { queryAll } from './query';
 
 const MAX_TRACKING_BYTES = 1000;
@@ -47,7 +47,8 @@ interface Found {
  * others are read and intersected, or checked on the candidates' comments when that reads
  * less. A clickCnt order whose matches have few distinct comments is read from their gsi13
  * partitions (link-comment-clicks.ts); one word's, whatever its comments, from its words'
- * gsi14 partitions (link-word-clicks.ts); several words' creation order within a createTs range
+ * gsi14 partitions, and by expirationDate, code or fullLink from the same partitions in
+ * gsi16, gsi17 or gsi18 (link-word-sorts.ts); several words' creation order within a createTs range
  * from their comments' gsi15 partitions (link-comment-times.ts). With a createTs range, each word's items are read within the range by key where
  * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
  * in the range, when there is one).
@@ -55,7 +56,7 @@ interface Found {
 export class LinkSearch {
   readonly #counts: LinkWordCounts;
   readonly commentClicks: LinkCommentClicks;
-  readonly wordClicks: LinkWordClicks;
+  readonly wordSorts: LinkWordSorts;
   readonly commentTimes: LinkCommentTimes;
   /** Word reads kept to a createTs range by key, for tests that check the path is taken. */
   rangeReads = 0;
@@ -66,7 +67,7 @@ export class LinkSearch {
   ) {
     this.#counts = new LinkWordCounts(store, lists);
     this.commentClicks = new LinkCommentClicks(store, lists, this.#counts);
-    this.wordClicks = new LinkWordClicks(store, lists, this.#counts);
+    this.wordSorts = new LinkWordSorts(store, lists, this.#counts);
     this.commentTimes = new LinkCommentTimes(store, lists, this.#counts);
   }
 
@@ -77,7 +78,7 @@ export class LinkSearch {
     if (counted) return counted;
     const ranked = await this.commentClicks.page(accountId, query, exact);
     if (ranked) return ranked;
-    const byWord = await this.wordClicks.page(accountId, query, exact);
+    const byWord = await this.wordSorts.page(accountId, query, exact);
     if (byWord) return byWord;
     const timed = await this.commentTimes.page(accountId, query, exact);
     if (timed) return timed;

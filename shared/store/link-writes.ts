@@ -49,7 +49,7 @@ export type LinkChange = { to: Link } | { delete: true };
  * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
  * one before the distinct-comment counters (no `commentCounted`) its comment, one
  * before gsi13 (no `commentRanked`) its place there, and one before gsi14 (no
- * `wordsRanked`) its word items put again with their place there.
+ * `wordsRanked`) or gsi16–18 (`wordsRanked` 1) its word items put again with their place there.
  */
 export class LinkWrites {
   /**
@@ -162,8 +162,15 @@ function changeOp(
   parts: CountedParts,
 ): CountedOp {
   const { counted, rank } = state;
-  // Word items carry the flags and gsi14's partition: when those move, or gsi14 is new to the link, every word is written again.
-  const flagsMoved = !counted || !state.ranked || before.status !== after.status || before.moderatorStatus !== after.moderatorStatus;
+  // Word items carry the flags, gsi14's partition and the expirationDate key: when those move, or gsi14 (or
+  // gsi16–18) is new to the link, every word is written again. The link's mark holds them until they are
+  // put, so a concurrent change (a comment, another date) waits for them and puts its own after.
+  const flagsMoved =
+    !counted ||
+    !state.ranked ||
+    before.status !== after.status ||
+    before.moderatorStatus !== after.moderatorStatus ||
+    before.expirationDate !== after.expirationDate;
   const counters: CounterAdd[] = mergedCounters([...(counted ? linkCounterAdds(before, -1, parts) : []), ...linkCounterAdds(after, 1)]);
   const had = new Set(counted ? commentWords(before.comment) : []);
   const has = new Set(commentWords(after.comment));

@@ -47,6 +47,9 @@ export const INDEXES: readonly IndexShape[] = [
   // A link's creation order within its distinct comment: gsi13's partitions, gsi7's key, no attribute of its own;
   // read for counts and ids only (the page's links are fetched), so the keys alone.
   { name: 'gsi15', sortKeyType: 'S', partitionKey: 'gsi13pk', sortKey: 'gsi7sk', projection: [] },
+  // A comment word's links (its word items, by flags) in expirationDate, code and fullLink order: copies of the
+  // link's gsi2sk, gsi4sk and gsi5sk on each word item, in gsi14's partitions; the item's sk gives the link, so the keys alone.
+  ...[2, 4, 5].map((n, i): IndexShape => ({ name: `gsi${16 + i}`, sortKeyType: 'S', partitionKey: 'gsi14pk', sortKey: `gsi${n}sk`, projection: [] })),
 ];
 
 export const partitionKeyOf = (index: IndexShape) => index.partitionKey ?? `${index.name}pk`;

@@ -338,6 +338,28 @@ describe('ServiceStack', () => {
       expect(declared('gsi15pk')).toEqual([]);
     });
 
+    it("orders gsi16, gsi17 and gsi18 (a comment word's links) by gsi2's, gsi4's and gsi5's sort keys in gsi14's partitions, keys only, each declared once", () => {
+      // Assess
+      const { Properties } = ofType('AWS::DynamoDB::Table')[0]![1];
+      const index = (name: string) => Properties.GlobalSecondaryIndexes.find((each: { IndexName: string }) => each.IndexName === name);
+      expect(['gsi16', 'gsi17', 'gsi18'].map((name) => [index(name).KeySchema, index(name).Projection])).toEqual(
+        ['gsi2sk', 'gsi4sk', 'gsi5sk'].map((sortKey) => [
+          [
+            { AttributeName: 'gsi14pk', KeyType: 'HASH' },
+            { AttributeName: sortKey, KeyType: 'RANGE' },
+          ],
+          { ProjectionType: 'KEYS_ONLY' },
+        ]),
+      );
+      const declared = (name: string) =>
+        Properties.AttributeDefinitions.filter((attribute: { AttributeName: string }) => attribute.AttributeName === name);
+      expect(['gsi14pk', 'gsi2sk', 'gsi4sk', 'gsi5sk'].flatMap(declared)).toEqual(
+        ['gsi14pk', 'gsi2sk', 'gsi4sk', 'gsi5sk'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      );
+      expect(['gsi16pk', 'gsi17pk', 'gsi18pk', 'gsi16sk', 'gsi17sk', 'gsi18sk'].flatMap(declared)).toEqual([]);
+      expect(Properties.GlobalSecondaryIndexes).toHaveLength(18);
+    });
+
     it('declares every index without the context value', () => {
       // Assess
       expect(tableIndexesFromContext(new App({ context: CDK_CONTEXT }))).toEqual({});

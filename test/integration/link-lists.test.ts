@@ -15,8 +15,8 @@ import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
-import { LinkWordClicks } from '../../shared/store/link-word-clicks';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
+import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 
@@ -72,7 +72,7 @@ const linkSeed = fc.record({
   trackingCode: fc.constantFrom(...TRACKING),
   at: fc.constantFrom(...INSTANTS),
   clicks: fc.constantFrom(0, 0, 1, 2, 12),
-  change: fc.constantFrom('none', 'none', 'status', 'comment', 'moderate', 'delete', 'clicks'),
+  change: fc.constantFrom('none', 'none', 'status', 'comment', 'moderate', 'delete', 'clicks', 'expiration'),
 });
 
 const sortField = fc.constantFrom<LinkSortField>('createTs', 'expirationDate', 'clickCnt', 'code', 'fullLink');
@@ -139,10 +139,25 @@ let nextAccount = 1;
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
  * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts), and of one
- * word in many comments from its words' gsi14 partitions (link-word-clicks.ts); creation
+ * word in many comments from its words' gsi14 partitions, and by expirationDate, code or
+ * fullLink from their gsi16, gsi17 and gsi18 partitions (link-word-sorts.ts); creation
  * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts).
  */
-const counted = { pages: 0, creation: 0, runs: 0, comments: 0, ranges: 0, commentClicks: 0, wordClicks: 0, commentTimes: 0 };
+const counted = {
+  pages: 0,
+  creation: 0,
+  runs: 0,
+  comments: 0,
+  ranges: 0,
+  commentClicks: 0,
+  wordClicks: 0,
+  wordExpirationDate: 0,
+  wordCode: 0,
+  wordFullLink: 0,
+  commentTimes: 0,
+};
+/** The counter of the pages a word-level index answered, by the first sort field. */
+const WORD_SORT_PATHS = { clickCnt: 'wordClicks', expirationDate: 'wordExpirationDate', code: 'wordCode', fullLink: 'wordFullLink' } as const;
 beforeAll(() => {
   const list = LinkSearch.prototype.list;
   jest.spyOn(LinkSearch.prototype, 'list').mockImplementation(async function (this: LinkSearch, ...args) {
@@ -158,11 +173,12 @@ beforeAll(() => {
     counted.commentClicks += this.pages - before;
     return answer;
   });
-  const byWords = LinkWordClicks.prototype.page;
-  jest.spyOn(LinkWordClicks.prototype, 'page').mockImplementation(async function (this: LinkWordClicks, ...args) {
+  const byWords = LinkWordSorts.prototype.page;
+  jest.spyOn(LinkWordSorts.prototype, 'page').mockImplementation(async function (this: LinkWordSorts, ...args) {
     const before = this.pages;
     const answer = await byWords.apply(this, args);
-    counted.wordClicks += this.pages - before;
+    const field = args[1].sort[0]?.field;
+    if (field && field !== 'createTs') counted[WORD_SORT_PATHS[field]] += this.pages - before;
     return answer;
   });
   const byTimes = LinkCommentTimes.prototype.page;
@@ -253,6 +269,10 @@ it.each([1, 2])(
           } else if (seed.change === 'delete') {
             await links.delete(account.id, id);
             model.delete(id);
+          } else if (seed.change === 'expiration') {
+            const date = seed.expirationDate === '2027-01-02' ? null : '2027-01-02';
+            await links.update(account.id, id, { expirationDate: date });
+            link.expirationDate = date;
           } else if (seed.change === 'clicks') {
             await count(account.id, id, `again${id}`, { clicks: 3, redirects: 1 });
             link.clickCnt += 3;
@@ -301,7 +321,20 @@ it.each([1, 2])(
             currentPage,
           })),
         );
-        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks]) {
+        // One word by the other index orders, both ways, near either end, with a flag and with a second sort field over the ties.
+        const byWordSorts = (['sa', 'friday', 'é'] as const).flatMap((word, i) =>
+          (['expirationDate', 'code', 'fullLink'] as const).map((field, j) => ({
+            query: word,
+            ...(j === 2 ? { status: 1 as const } : {}),
+            sort: [
+              { field, direction: (i + j) % 2 === 0 ? ('DESC' as const) : ('ASC' as const) },
+              ...(j === 0 ? [{ field: 'clickCnt' as const, direction: 'ASC' as const }] : []),
+            ],
+            pageSize: 2,
+            currentPage: i % 2,
+          })),
+        );
+        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks, ...byWordSorts]) {
           const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
           for (const account of accounts) {
             const expected = listLinks(

@@ -12,7 +12,7 @@ import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
 import { flagsOf, WORDS_RANKED, wordKeys, wordRankPartition } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
-import { LinkWordClicks } from '../../shared/store/link-word-clicks';
+import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
@@ -22,7 +22,7 @@ import { observeReadUnits } from '../support/store-calls';
 
 /**
  * `criteria[query]` of one word by clickCnt from its words' gsi14 partitions
- * (shared/store/link-word-clicks.ts): a word in many distinct comments reads about its page,
+ * (shared/store/link-word-sorts.ts): a word in many distinct comments reads about its page,
  * the partitions follow the rank pass and every change of a link (a change racing a rank
  * pass included), a link with two words of the prefix counts once, and links written
  * before gsi14 answer alike once migrated.
@@ -79,9 +79,9 @@ async function partition(word: string, link: Link): Promise<number[]> {
 
 /** The answers to `asked`, and how many came from gsi14. */
 async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: LinkPage[]; pages: number }> {
-  const page = LinkWordClicks.prototype.page;
+  const page = LinkWordSorts.prototype.page;
   let pages = 0;
-  const spy = jest.spyOn(LinkWordClicks.prototype, 'page').mockImplementation(async function (this: LinkWordClicks, ...args) {
+  const spy = jest.spyOn(LinkWordSorts.prototype, 'page').mockImplementation(async function (this: LinkWordSorts, ...args) {
     const before = this.pages;
     const answer = await page.apply(this, args);
     pages += this.pages - before;

@@ -1,32 +1,43 @@
-import { commentHasStarts, isCountedPrefix, type LinkPage, searchShape } from '../domain/link-listing';
+import { commentHasStarts, isCountedPrefix, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { readCounters } from './counter-items';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { placedByClicks } from './link-comment-clicks';
-import { flagsMatching, flagsOf, linkCounts, wordRankPartition } from './link-keys';
+import { flagsMatching, flagsOf, linkCounts, linkPartition, SORT_INDEX, sortKeyOf, wordRankPartition } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { type LinkWordCounts, MAX_RUNS } from './link-word-counts';
 import { wordsStarting } from './link-word-runs';
 
 /**
- * `criteria[query]` of one word with `sort[clickCnt]` by the comment words (docs/data-model.md,
- * 4.3), when its matches have too many distinct comments for gsi13: the word starts at most
- * MAX_RUNS distinct words, and each word's gsi14 partitions (a word and flags each, in
- * clickCnt order: the word items carry their link's gsi3sk) merged are the matches in the
- * order asked, read from the nearer end about the page. A link with two of the words
+ * The word-level index of each sort field: the comment word items in gsi14's partitions (a
+ * word and flags each), ordered by a copy of their link's key in that field's own index.
+ */
+export const WORD_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
+  clickCnt: 'gsi14',
+  expirationDate: 'gsi16',
+  code: 'gsi17',
+  fullLink: 'gsi18',
+};
+
+/**
+ * `criteria[query]` of one word sorted by clickCnt, expirationDate, code or fullLink, by
+ * the comment words (docs/data-model.md, 4.3), when the matches have too many distinct
+ * comments for gsi13 (clickCnt) or any (the others): the word starts at most MAX_RUNS
+ * distinct words, and each word's partitions of the sort's word-level index (a word and flags
+ * each, in the field's order: the word items carry their link's key) merged are the matches
+ * in the order asked, read from the nearer end about the page. A link with two of the words
  * (`webinar`, `webinars`) is in two partitions with the same key: it is kept once, as its
  * word-start counter, the exact total, counts it once. A link found by its code or tracking
- * code whose comment does not match joins the merge by its own gsi3 key. Relied on only once
- * the migration has completed (every link's word items in gsi14); otherwise, with a createTs
- * range, several words, a word past MAX_COUNTED_PREFIX characters (no counter of its own),
- * a prefix of many words, or fewer links than the counter promises (a change being
- * counted), undefined: the caller reads the matches.
+ * code whose comment does not match joins the merge by its own key in the field's link index.
+ * Relied on only once the migration has completed (every link's word items carry the keys);
+ * otherwise, with a createTs range, several words, a word past MAX_COUNTED_PREFIX characters
+ * (no counter of its own), a prefix of many words, or fewer links than the counter promises
+ * (a change being counted), undefined: the caller reads the matches.
  */
-
-export class LinkWordClicks {
-  /** Pages answered from gsi14, for tests that check the path is taken. */
+export class LinkWordSorts {
+  /** Pages answered from the word-level indexes, for tests that check the path is taken. */
   pages = 0;
 
   constructor(
@@ -39,11 +50,12 @@ export class LinkWordClicks {
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
     const { words, from, to, order, first } = searchShape(query);
     const [word] = words;
-    if (!word || words.length > 1 || !isCountedPrefix(word) || from || to || first.field !== 'clickCnt') return undefined;
+    const index = WORD_SORT_INDEX[first.field];
+    if (!word || words.length > 1 || !isCountedPrefix(word) || from || to || !index) return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
-    // Later sort fields would read a placed link's whole run of ties in gsi3.
+    // Later sort fields would read a placed link's whole run of ties in its link index.
     if (besides.length > 0 && order.length > 1) return undefined;
     const prefixWords = await wordsStarting(this.store, accountId, word, MAX_RUNS);
     if (!prefixWords) return undefined;
@@ -64,10 +76,22 @@ export class LinkWordClicks {
         const links = perFlag[i] ?? 0;
         if (links === 0) return [];
         const expect = Math.ceil(((needed * links) / total / prefixWords.length) * EXPECT_MARGIN) + 1;
-        return [{ index: 'gsi14', pk: wordRankPartition(accountId, each, f), expect }];
+        return [{ index, pk: wordRankPartition(accountId, each, f), expect }];
       }),
     );
-    const placed = await placedByClicks(this.store, accountId, besides);
+    // A link's own key: gsi3's as its item has it (the rank pass moves it), the others' from the link.
+    const placed: IndexRange[] | undefined =
+      first.field === 'clickCnt'
+        ? await placedByClicks(this.store, accountId, besides)
+        : besides.map((link) => {
+            const key = sortKeyOf(link, first.field);
+            return {
+              index: SORT_INDEX[first.field],
+              pk: linkPartition(accountId, flagsOf(link)),
+              sk: { between: [key, key] },
+              expect: 1,
+            };
+          });
     if (!placed) return undefined;
     ranges.push(...placed);
     const items = await this.lists.ordered(ranges, order, { offset, take, total, distinct: true });
