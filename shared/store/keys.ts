@@ -106,9 +106,10 @@ export const keys = {
    * v8: puts links with a comment in the clickCnt order of their comment (gsi13); counts
    * messages by status in the hourly cells of their sending day.
    * v9: puts the comment word items of links in the clickCnt order of their word (gsi14).
+   * v10: puts them in the expirationDate, code and fullLink orders of their word too (gsi16–gsi18).
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v9', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v9#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v10', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v10#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),
