@@ -572,6 +572,18 @@ async function main(): Promise<void> {
         'criteria[query]': 'black fri',
         'sort[fullLink]': 'ASC',
       }));
+      await list('criteria[query]: two words of a repeated comment + sort[code]=DESC', () => ({
+        'criteria[query]': 'black fri',
+        'sort[code]': 'DESC',
+      }));
+      await list('criteria[query]: two words of a repeated comment + sort[expirationDate]=DESC', () => ({
+        'criteria[query]': 'black fri',
+        'sort[expirationDate]': 'DESC',
+      }));
+      await list('criteria[query]: a word past 12 characters + sort[fullLink]=ASC', () => ({
+        'criteria[query]': 'subscriptions',
+        'sort[fullLink]': 'ASC',
+      }));
       await list('criteria[query]: two words of a repeated comment + sort[clickCnt]=DESC', () => ({
         'criteria[query]': 'black fri',
         'sort[clickCnt]': 'DESC',

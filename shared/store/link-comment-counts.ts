@@ -1,7 +1,8 @@
 import { type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { MAX_WORD_LENGTH, wordsHaveStarts } from '../domain/link-listing';
 import type { Store } from './client';
-import { type Flags, linkCounts } from './link-keys';
+import { linkCounts } from './link-counts';
+import type { Flags } from './link-keys';
 
 /**
  * The distinct-comment counters (docs/data-model.md, 4.3 and 5.1): a counter item per

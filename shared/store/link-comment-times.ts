@@ -4,8 +4,8 @@ import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { type Entry, EXPECT_MARGIN, type IndexRange, queryOf, readPage } from './index-reader';
-import { MAX_COMMENT_PARTITIONS } from './link-comment-clicks';
-import { commentPartition, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
+import { MAX_COMMENT_PARTITIONS } from './link-comment-sorts';
+import { commentPartition, entryId, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
 import { createdKeyRange, type LinkLists } from './link-lists';
 import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
 
@@ -31,9 +31,6 @@ import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
 
 /** A partition's range is read whole up to this many entries (KEYS_ONLY, ~120 bytes: ~8 read units), else counted. */
 const FIRST_READ = 1000;
-
-/** A link's id from its entry: the table's key `LINK#<id>` (gsi15 projects only the keys). */
-const idOf = (entry: Entry) => Number(String(entry.pk).slice('LINK#'.length));
 
 export class LinkCommentTimes {
   /** Pages answered from gsi15, for tests that check the path is taken. */
@@ -84,7 +81,7 @@ export class LinkCommentTimes {
     if (read.every(({ whole }) => whole)) {
       // Every match in the range was read with its count: the page is theirs, in memory.
       const keyed = [
-        ...read.flatMap(({ entries }) => entries.map((entry) => ({ key: String(entry.gsi7sk), id: idOf(entry) }))),
+        ...read.flatMap(({ entries }) => entries.map((entry) => ({ key: String(entry.gsi7sk), id: entryId(entry) }))),
         ...own.map(({ key, id }) => ({ key, id })),
       ];
       keyed.sort((a, b) => (a.key < b.key ? -1 : 1) * (forward ? 1 : -1));
@@ -98,7 +95,7 @@ export class LinkCommentTimes {
     });
     ranges.push(...own.map(({ pk, key }) => ({ index: 'gsi7', pk, sk: { between: [key, key] as [string, string] }, expect: 1 })));
     const entries = await readPage(this.store, ranges, { forward, offset, take, total });
-    return { items: await this.lists.links(entries.map(idOf)), totalItemCount: total };
+    return { items: await this.lists.links(entries.map(entryId)), totalItemCount: total };
   }
 
   /**

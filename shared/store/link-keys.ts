@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { commentPrefixes, commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, normalisedComment, utf8Prefix } from '../domain/link-listing';
+import { commentWords, FULL_LINK_SORT_BYTES, type LinkSortField, normalisedComment, utf8Prefix } from '../domain/link-listing';
 import type { Link, LinkStatus, ModeratorStatus } from '../domain/links';
 import type { Entry } from './index-reader';
 import { type Key, keys } from './keys';
@@ -34,7 +34,10 @@ import { type Key, keys } from './keys';
  * rank pass moves after the link's (link-word-ranks.ts). gsi15 holds gsi13's links in the same
  * partitions by creation, from the two attributes alone (KEYS_ONLY). gsi16, gsi17 and gsi18
  * hold the word items in gsi14's partitions by copies of their link's gsi2sk, gsi4sk and
- * gsi5sk (KEYS_ONLY: the item's sk ends in the link's id).
+ * gsi5sk (KEYS_ONLY: the item's sk ends in the link's id). A link with a comment also carries
+ * gsi14pk itself, with gsi13pk's value: its own item then sits in gsi14 and gsi16–18 in its
+ * comment's partitions (`LINKS#CM#`, never a word's `LINKWORDS#W#`), ordered by its own keys, so
+ * a comment's links in the expirationDate, code and fullLink orders cost no copy to keep.
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
@@ -55,10 +58,12 @@ export const WORDS_COUNTED = 1;
  */
 export const COMMENT_COUNTED = 2;
 /**
- * `commentRanked` on a link item: it carries gsi13pk when it has a comment. Links written
- * before gsi13 lack it; their next change, or `admin migrate`, sets both (link-writes.ts).
+ * `commentRanked` on a link item: it carries gsi13pk when it has a comment and, at 2, gsi14pk
+ * with the same value (its comment's partitions of gsi14 and gsi16–18). Links written before
+ * gsi13 lack it, those before their gsi14pk have 1; their next change, or `admin migrate`,
+ * sets them (link-writes.ts).
  */
-export const COMMENT_RANKED = 1;
+export const COMMENT_RANKED = 2;
 /**
  * `wordsRanked` on a link item: its word items carry gsi14pk, a copy of its gsi3sk and, at 2,
  * copies of its gsi2sk, gsi4sk and gsi5sk (gsi16–18). Links written before gsi14 lack it,
@@ -165,7 +170,7 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     ...(link.trackingCode ? { gsi6pk: trackingPartition(link.trackingCode), gsi6sk: trackingSortKey(link.accountId, link.id) } : {}),
     gsi7pk: partition,
     gsi7sk: sortKeyOf(link, 'createTs'),
-    ...(normalised ? { gsi13pk: commentPartition(link.accountId, normalised, flagsOf(link)) } : {}),
+    ...(normalised ? commentIndexKeys(commentPartition(link.accountId, normalised, flagsOf(link))) : {}),
     schema: LINK_SCHEMA,
     wordsCounted: WORDS_COUNTED,
     commentCounted: COMMENT_COUNTED,
@@ -174,10 +179,16 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
   };
 }
 
+/** A commented link's comment partition, in gsi13 (and gsi15) and in gsi14 and gsi16–18. */
+const commentIndexKeys = (partition: string) => ({ gsi13pk: partition, gsi14pk: partition });
+
+/** The attributes that put a link in its comment's partitions: a comment taken away takes them. */
+export const COMMENT_INDEX_KEYS = Object.keys(commentIndexKeys(''));
+
 /** Index attributes a deleted link drops, so it leaves every list at once. */
 export const LINK_INDEX_KEYS = [
   ...['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'].flatMap((index) => [`${index}pk`, `${index}sk`]),
-  'gsi13pk',
+  ...COMMENT_INDEX_KEYS,
 ];
 
 export const trackingPartition = (trackingCode: string) => `TRACK#${trackingCode.toLowerCase()}`;
@@ -221,64 +232,17 @@ export function wordKeys(link: Link): Key[] {
   return commentWords(link.comment).map((word) => wordKey(link.accountId, word, link.createdAt, link.id));
 }
 
-/** Counter items: the account's links by flags, and by UTC hour of creation per day. */
-export const linkCounts = {
-  pk: (accountId: number) => `ACCOUNT#${accountId}#COUNTS`,
-  all: (accountId: number): Key => ({ pk: linkCounts.pk(accountId), sk: 'LINKS' }),
-  daySk: (day: string) => `LINKS#D#${day}`,
-  day: (accountId: number, day: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.daySk(day) }),
-  hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
-  /** The links with a comment word starting with `prefix` (at most MAX_COUNTED_PREFIX characters), a cell per flags. */
-  prefix: (accountId: number, prefix: string): Key => ({ pk: linkCounts.pk(accountId), sk: `LINKS#W#${prefix}` }),
-  /** Where the distinct-comment counters start. */
-  commentsSk: 'LINKS#CW#',
-  /** The sk prefix of the distinct-comment counters under the words starting with `start`: one Query reads them. */
-  commentsUnder: (start: string) => `${linkCounts.commentsSk}${start}`,
-  /**
-   * The links whose comment is `normalised` (normalisedComment), a cell per flags, filed
-   * under `word`, one of its words: each distinct comment has such an item under each of
-   * its words, all with the same cells, so the comments with a word starting with a query
-   * word are one Query. The key holds the words themselves (the word, a space, the
-   * comment's words), so a read of the counters needs no other item: a comment has at most
-   * 255 UTF-16 units, 3 UTF-8 bytes each at most, and a word 40 characters, within a key's 1,024 bytes.
-   */
-  comment: (accountId: number, word: string, normalised: string): Key => ({
-    pk: linkCounts.pk(accountId),
-    sk: `${linkCounts.commentsUnder(word)} ${normalised}`,
-  }),
-};
-
-/** Which of a link's counters its item says are kept for it (older links lack the later ones). */
-export interface CountedParts {
-  words: boolean;
-  comment: boolean;
-}
-const EVERY_PART: CountedParts = { words: true, comment: true };
-
 /**
- * The counter additions a link makes (sign 1) or takes back (sign −1): its flags in the
- * totals and in its creation hour; unless `parts.words` is false (a link whose word starts
- * were never counted), under each start of its comment's words; unless `parts.comment` is
- * false, under its comment, once under each of its words (a comment without words has no counter).
+ * An entry's link: its `id`; in a keys-only index, a link item's from its pk `LINK#<id>`, a
+ * comment word item's from its sk `<word>#<createdAt>#pad(id)`.
  */
-export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = EVERY_PART): { key: Key; add: Record<string, number> }[] {
-  const flags = flagsOf(link);
-  const day = link.createdAt.slice(0, 10);
-  const hour = link.createdAt.slice(11, 13);
-  const normalised = parts.comment ? normalisedComment(link.comment) : '';
-  const words = normalised ? normalised.split(' ') : [];
-  return [
-    { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
-    { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
-    ...(parts.words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
-    ...words.map((word) => ({ key: linkCounts.comment(link.accountId, word, normalised), add: { [flags]: sign } })),
-  ];
+export function entryId(entry: Entry): number {
+  if (entry.id !== undefined) return Number(entry.id);
+  const pk = String(entry.pk);
+  return pk.startsWith(LINK_PK) ? Number(pk.slice(LINK_PK.length)) : Number(String(entry.sk).slice(-15));
 }
 
-/** An entry's link: its `id`, or a comment word item's (it has none), from its sk `<word>#<createdAt>#pad(id)`. */
-export function entryId(entry: Entry): number {
-  return entry.id === undefined ? Number(String(entry.sk).slice(-15)) : Number(entry.id);
-}
+const LINK_PK = keys.link(0).pk.slice(0, -1);
 
 /** `keep`, and each link once: a link in two ranges (two of its comment's words) comes twice with the same key. */
 export function onceEach(keep?: (entry: Entry) => boolean): (entry: Entry) => boolean {

@@ -20,7 +20,8 @@ import type { ItemUpgrade } from './migration';
  * `commentCounted` at COMMENT_COUNTED (none, or 1 from the single counter per comment)
  * gets its comment counted under each of its words, and that mark, the same way; a link
  * without a comment has nothing there to count and is passed over. A link with a comment
- * and without `commentRanked` gets its gsi13 partition (gsi13pk) and that mark, the same way,
+ * and without `commentRanked` at COMMENT_RANKED (none, or 1 from before its gsi14pk) gets its
+ * comment's partitions (gsi13pk and gsi14pk, the same value) and that mark, the same way,
  * and one without `wordsRanked` at WORDS_RANKED (none, or 1 from before gsi16–18) its word
  * items put again with their gsi14 place (gsi14pk, its gsi3sk), their copies of its gsi2sk,
  * gsi4sk and gsi5sk (gsi16–18) and that mark.

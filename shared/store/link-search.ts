@@ -13,7 +13,7 @@ import type { SortOrder } from '../domain/paging';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { keys } from './keys';
-import { LinkCommentClicks } from './link-comment-clicks';
+import { LinkCommentSorts } from './link-comment-sorts';
 import { LinkCommentTimes } from './link-comment-times';
 import { flagsMatching, flagsOf, pad, trackingPartition, trackingSortKey, wordPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
@@ -45,9 +45,10 @@ interface Found {
  * another order reads the matches' links, or the sort's index kept to the matches,
  * whichever reads less. Several words: the rarest (by its counter) is read first, and the
  * others are read and intersected, or checked on the candidates' comments when that reads
- * less. A clickCnt order whose matches have few distinct comments is read from their gsi13
- * partitions (link-comment-clicks.ts); one word's, whatever its comments, from its words'
- * gsi14 partitions, and by expirationDate, code or fullLink from the same partitions in
+ * less. A clickCnt, expirationDate, code or fullLink order whose matches have few distinct
+ * comments is read from their partitions of gsi13 or gsi16–18 (link-comment-sorts.ts); one
+ * word's, whatever its comments, from its words' gsi14 partitions, and in the other orders from
+ * the same partitions in
  * gsi16, gsi17 or gsi18 (link-word-sorts.ts); several words' creation order within a createTs range
  * from their comments' gsi15 partitions (link-comment-times.ts). With a createTs range, each word's items are read within the range by key where
  * it starts few distinct words. Cost: in proportion to the matches (of the rarest word;
@@ -55,7 +56,7 @@ interface Found {
  */
 export class LinkSearch {
   readonly #counts: LinkWordCounts;
-  readonly commentClicks: LinkCommentClicks;
+  readonly commentSorts: LinkCommentSorts;
   readonly wordSorts: LinkWordSorts;
   readonly commentTimes: LinkCommentTimes;
   /** Word reads kept to a createTs range by key, for tests that check the path is taken. */
@@ -66,7 +67,7 @@ export class LinkSearch {
     private readonly lists: LinkLists,
   ) {
     this.#counts = new LinkWordCounts(store, lists);
-    this.commentClicks = new LinkCommentClicks(store, lists, this.#counts);
+    this.commentSorts = new LinkCommentSorts(store, lists, this.#counts);
     this.wordSorts = new LinkWordSorts(store, lists, this.#counts);
     this.commentTimes = new LinkCommentTimes(store, lists, this.#counts);
   }
@@ -76,7 +77,7 @@ export class LinkSearch {
     const exact = await this.#exact(accountId, text, query.codeId);
     const counted = await this.#counts.page(accountId, query, exact);
     if (counted) return counted;
-    const ranked = await this.commentClicks.page(accountId, query, exact);
+    const ranked = await this.commentSorts.page(accountId, query, exact);
     if (ranked) return ranked;
     const byWord = await this.wordSorts.page(accountId, query, exact);
     if (byWord) return byWord;

@@ -4,8 +4,9 @@ import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { readCounters } from './counter-items';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
-import { placedByClicks } from './link-comment-clicks';
-import { flagsMatching, flagsOf, linkCounts, linkPartition, SORT_INDEX, sortKeyOf, wordRankPartition } from './link-keys';
+import { placedBy } from './link-comment-sorts';
+import { linkCounts } from './link-counts';
+import { flagsMatching, flagsOf, wordRankPartition } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { type LinkWordCounts, MAX_RUNS } from './link-word-counts';
 import { wordsStarting } from './link-word-runs';
@@ -24,7 +25,7 @@ export const WORD_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
 /**
  * `criteria[query]` of one word sorted by clickCnt, expirationDate, code or fullLink, by
  * the comment words (docs/data-model.md, 4.3), when the matches have too many distinct
- * comments for gsi13 (clickCnt) or any (the others): the word starts at most MAX_RUNS
+ * comments for their partitions (link-comment-sorts.ts): the word starts at most MAX_RUNS
  * distinct words, and each word's partitions of the sort's word-level index (a word and flags
  * each, in the field's order: the word items carry their link's key) merged are the matches
  * in the order asked, read from the nearer end about the page. A link with two of the words
@@ -79,19 +80,7 @@ export class LinkWordSorts {
         return [{ index, pk: wordRankPartition(accountId, each, f), expect }];
       }),
     );
-    // A link's own key: gsi3's as its item has it (the rank pass moves it), the others' from the link.
-    const placed: IndexRange[] | undefined =
-      first.field === 'clickCnt'
-        ? await placedByClicks(this.store, accountId, besides)
-        : besides.map((link) => {
-            const key = sortKeyOf(link, first.field);
-            return {
-              index: SORT_INDEX[first.field],
-              pk: linkPartition(accountId, flagsOf(link)),
-              sk: { between: [key, key] },
-              expect: 1,
-            };
-          });
+    const placed = await placedBy(this.store, accountId, first.field, besides);
     if (!placed) return undefined;
     ranges.push(...placed);
     const items = await this.lists.ordered(ranges, order, { offset, take, total, distinct: true });

@@ -7,12 +7,12 @@ import type { Store } from './client';
 import { type CountedOp, type CountedWrites, type CounterAdd, mergedCounters } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
+import { type CountedParts, linkCounterAdds } from './link-counts';
 import {
   COMMENT_COUNTED,
-  type CountedParts,
+  COMMENT_INDEX_KEYS,
   LINK_INDEX_KEYS,
   LINK_SCHEMA,
-  linkCounterAdds,
   linkIndexAttributes,
   WORDS_COUNTED,
   WORDS_RANKED,
@@ -48,7 +48,7 @@ export type LinkChange = { to: Link } | { delete: true };
  * change: index attributes, word items and counts as if it were new; one written at schema 2
  * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
  * one before the distinct-comment counters (no `commentCounted`) its comment, one
- * before gsi13 (no `commentRanked`) its place there, and one before gsi14 (no
+ * before gsi13 (no `commentRanked`) or its gsi14pk (`commentRanked` 1) its place there, and one before gsi14 (no
  * `wordsRanked`) or gsi16–18 (`wordsRanked` 1) its word items put again with their place there.
  */
 export class LinkWrites {
@@ -111,8 +111,8 @@ export class LinkWrites {
       // the item gets it first, on the condition it still has none.
       if (item.gsi3sk !== undefined) delete indexed.gsi3sk;
       for (const [field, value] of Object.entries(indexed)) if (value !== item[field]) update.set(field, value);
-      // A comment taken away (or left without words) takes the link out of gsi13.
-      if (indexed.gsi13pk === undefined && item.gsi13pk !== undefined) update.remove('gsi13pk');
+      // A comment taken away (or left without words) takes the link out of its comment's partitions.
+      for (const key of COMMENT_INDEX_KEYS) if (indexed[key] === undefined && item[key] !== undefined) update.remove(key);
     }
     const empty = op.counters.length === 0 && !op.puts?.length && !op.deletes?.length && !op.deleteEntity;
     if (update.isEmpty() && empty) return item;

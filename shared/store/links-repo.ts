@@ -8,7 +8,8 @@ import { type CountedOp, CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
-import { linkCounterAdds, linkIndexAttributes, wordItems } from './link-keys';
+import { linkCounterAdds } from './link-counts';
+import { linkIndexAttributes, wordItems } from './link-keys';
 import { fromItem, type LinkItem, LinkWrites } from './link-writes';
 import { queryAll } from './query';
 

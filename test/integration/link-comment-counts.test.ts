@@ -4,7 +4,7 @@ import type { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
-import { linkCounts } from '../../shared/store/link-keys';
+import { linkCounts } from '../../shared/store/link-counts';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';

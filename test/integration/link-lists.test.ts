@@ -11,7 +11,7 @@ import { ClicksRepository } from '../../shared/store/clicks-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
-import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
+import { LinkCommentSorts } from '../../shared/store/link-comment-sorts';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
 import { LinkSearch } from '../../shared/store/link-search';
@@ -138,7 +138,8 @@ let nextAccount = 1;
 /**
  * Pages answered with a total from the word-start counters (link-word-counts.ts): from
  * creation order, from the merged runs of words; totals from the distinct-comment counters;
- * clickCnt orders from the comments' gsi13 partitions (link-comment-clicks.ts), and of one
+ * clickCnt orders from the comments' gsi13 partitions, and expirationDate, code and fullLink
+ * orders from their partitions of gsi16, gsi17 and gsi18 (link-comment-sorts.ts); of one
  * word in many comments from its words' gsi14 partitions, and by expirationDate, code or
  * fullLink from their gsi16, gsi17 and gsi18 partitions (link-word-sorts.ts); creation
  * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts).
@@ -150,12 +151,22 @@ const counted = {
   comments: 0,
   ranges: 0,
   commentClicks: 0,
+  commentExpirationDate: 0,
+  commentCode: 0,
+  commentFullLink: 0,
   wordClicks: 0,
   wordExpirationDate: 0,
   wordCode: 0,
   wordFullLink: 0,
   commentTimes: 0,
 };
+/** The counter of the pages a comment-level index answered, by the first sort field. */
+const COMMENT_SORT_PATHS = {
+  clickCnt: 'commentClicks',
+  expirationDate: 'commentExpirationDate',
+  code: 'commentCode',
+  fullLink: 'commentFullLink',
+} as const;
 /** The counter of the pages a word-level index answered, by the first sort field. */
 const WORD_SORT_PATHS = { clickCnt: 'wordClicks', expirationDate: 'wordExpirationDate', code: 'wordCode', fullLink: 'wordFullLink' } as const;
 beforeAll(() => {
@@ -166,11 +177,12 @@ beforeAll(() => {
     counted.ranges += this.rangeReads - before;
     return answer;
   });
-  const byComments = LinkCommentClicks.prototype.page;
-  jest.spyOn(LinkCommentClicks.prototype, 'page').mockImplementation(async function (this: LinkCommentClicks, ...args) {
+  const byComments = LinkCommentSorts.prototype.page;
+  jest.spyOn(LinkCommentSorts.prototype, 'page').mockImplementation(async function (this: LinkCommentSorts, ...args) {
     const before = this.pages;
     const answer = await byComments.apply(this, args);
-    counted.commentClicks += this.pages - before;
+    const field = args[1].sort[0]?.field;
+    if (field && field !== 'createTs') counted[COMMENT_SORT_PATHS[field]] += this.pages - before;
     return answer;
   });
   const byWords = LinkWordSorts.prototype.page;

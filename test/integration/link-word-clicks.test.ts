@@ -237,7 +237,7 @@ describe('criteria[query] of one word by clickCnt', () => {
     const { answers, pages } = await answered(account, asked);
 
     // Assess: the word items moved with the flags, came and went with the words, left with the link
-    // (a flag with at most 8 distinct comments is answered from gsi13: link-comment-clicks.ts)
+    // (a flag with at most 8 distinct comments is answered from gsi13: link-comment-sorts.ts)
     expect(pages).toBe(4);
     expectReference(asked, answers, model);
     expect(await partition('webinar', { ...blocked, moderatorStatus: 0 })).toEqual([blocked.id]);

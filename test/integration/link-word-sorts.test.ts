@@ -198,7 +198,8 @@ describe('criteria[query] of one word by expirationDate, code or fullLink', () =
     // Prepare: links with a word in common; an expirationDate change, and a comment change of the same link at that point
     const account = anAccount({ id: nextAccount++ });
     const repository = new IndexedLinksRepository(store);
-    const made = links(account.id, 8, (i) => ({ comment: `webinar kept gone r${i}`, expirationDate: '2027-01-01' }));
+    // Twelve distinct comments: more than a comment-level read takes (link-comment-sorts.ts), so the words' partitions answer.
+    const made = links(account.id, 12, (i) => ({ comment: `webinar kept gone r${i}`, expirationDate: '2027-01-01' }));
     for (const link of made) await repository.create(link);
     const raced = made[3] as Link;
     let comment: Promise<unknown> | undefined;
@@ -232,7 +233,8 @@ describe('criteria[query] of one word by expirationDate, code or fullLink', () =
       pagination: page(3, 0),
     }));
     const { answers, pages } = await answered(account, asked);
-    expect(pages).toBe(asked.length);
+    // All but `came`, one distinct comment, which its comment's partition answers.
+    expect(pages).toBe(asked.length - 1);
     expectReference(asked, answers, model);
   });
 

@@ -7,7 +7,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites, type Marked } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
-import { linkCounts } from '../../shared/store/link-keys';
+import { linkCounts } from '../../shared/store/link-counts';
 import type { LinksRepository } from '../../shared/store/links-repo';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';

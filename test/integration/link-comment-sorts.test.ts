@@ -11,8 +11,8 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
-import { LinkCommentClicks } from '../../shared/store/link-comment-clicks';
-import { COMMENT_RANKED, commentPartition, flagsOf } from '../../shared/store/link-keys';
+import { LinkCommentSorts } from '../../shared/store/link-comment-sorts';
+import { COMMENT_RANKED, commentPartition, entryId, flagsOf } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { linkCreation } from '../../shared/store/links-repo';
 import { migrate } from '../../shared/store/migration';
@@ -23,10 +23,11 @@ import { seedLinks, testLinkService } from '../support/link-service';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
- * `criteria[query]` by clickCnt from the comments' gsi13 partitions
- * (shared/store/link-comment-clicks.ts): "the most clicked links of campaign X" reads about
- * its page however many links carry the campaign's comment, the partitions follow the rank
- * pass and every change of a link, and links written before gsi13 answer alike once migrated.
+ * `criteria[query]` by clickCnt, expirationDate, code and fullLink from the comments'
+ * partitions of gsi13 and gsi16–18 (shared/store/link-comment-sorts.ts): "the most clicked
+ * links of campaign X", or its links by URL, read about their page however many links carry
+ * the campaign's comment, the partitions follow the rank pass and every change of a link, and
+ * links written before gsi13 or before their gsi14pk answer alike once migrated.
  */
 
 let store: Store;
@@ -62,18 +63,19 @@ async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery):
   return reads.units;
 }
 
-/** The ids of a gsi13 partition, most clicked first. */
-async function partition(accountId: number, link: Link): Promise<number[]> {
+/** The ids of a link's comment partition in an index: gsi13's most clicked first, gsi16–18's (gsi14pk) in their order. */
+async function partition(accountId: number, link: Link, index: 'gsi13' | 'gsi16' | 'gsi17' | 'gsi18' = 'gsi13'): Promise<number[]> {
+  const key = index === 'gsi13' ? 'gsi13pk' : 'gsi14pk';
   const result = await store.db.send(
     new QueryCommand({
       TableName: store.tableName,
-      IndexName: 'gsi13',
-      KeyConditionExpression: 'gsi13pk = :pk',
+      IndexName: index,
+      KeyConditionExpression: `${key} = :pk`,
       ExpressionAttributeValues: { ':pk': commentPartition(accountId, normalisedComment(link.comment), flagsOf(link)) },
-      ScanIndexForward: false,
+      ScanIndexForward: index !== 'gsi13',
     }),
   );
-  return (result.Items ?? []).map((item) => Number(item.id));
+  return (result.Items ?? []).map(entryId);
 }
 
 async function stored(id: number) {
@@ -82,9 +84,9 @@ async function stored(id: number) {
 
 /** Pages answered from the comment partitions while `act` runs. */
 async function commentPages(act: () => Promise<void>): Promise<number> {
-  const page = LinkCommentClicks.prototype.page;
+  const page = LinkCommentSorts.prototype.page;
   let pages = 0;
-  const spy = jest.spyOn(LinkCommentClicks.prototype, 'page').mockImplementation(async function (this: LinkCommentClicks, ...args) {
+  const spy = jest.spyOn(LinkCommentSorts.prototype, 'page').mockImplementation(async function (this: LinkCommentSorts, ...args) {
     const before = this.pages;
     const answer = await page.apply(this, args);
     pages += this.pages - before;
@@ -98,7 +100,7 @@ async function commentPages(act: () => Promise<void>): Promise<number> {
   return pages;
 }
 
-describe('criteria[query] by clickCnt', () => {
+describe('criteria[query] by clickCnt, expirationDate, code and fullLink', () => {
   it("reads about the page of a campaign's comment, not its links: the same on an account with twenty times as many", async () => {
     // Prepare: the campaign's comment on a third of each account's links, the rest with comments of their own
     const small = anAccount({ id: nextAccount++ });
@@ -108,26 +110,72 @@ describe('criteria[query] by clickCnt', () => {
         comment: i % 3 === 0 ? CAMPAIGN : `black cat ${i}`,
         status: i % 10 === 1 ? 0 : 1,
         clickCnt: (i * 7919) % 97,
+        fullLink: `https://shop.example/${(i * 4391) % 1009}?утм=${i}`,
+        expirationDate: i % 5 === 0 ? null : `2027-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
       }));
     const smallLinks = made(small, 60);
     const bigLinks = made(big, 1200);
     await seedLinks(store, [...smallLinks, ...bigLinks]);
+    const page = (currentPage: number) => ({ pageSize: 10 as PageSize, currentPage });
     const queries: LinkQuery[] = [
-      { query: 'black FRIDAY', sort: [{ field: 'clickCnt', direction: 'DESC' }], pagination: { pageSize: 10 as PageSize, currentPage: 0 } },
-      { query: '2026 black', status: 1, sort: [{ field: 'clickCnt', direction: 'ASC' }], pagination: { pageSize: 10 as PageSize, currentPage: 1 } },
+      { query: 'black FRIDAY', sort: [{ field: 'clickCnt', direction: 'DESC' }], pagination: page(0) },
+      { query: '2026 black', status: 1, sort: [{ field: 'clickCnt', direction: 'ASC' }], pagination: page(1) },
+      { query: 'black FRIDAY', sort: [{ field: 'fullLink', direction: 'ASC' }], pagination: page(0) },
+      { query: '2026 black', status: 1, sort: [{ field: 'fullLink', direction: 'DESC' }], pagination: page(1) },
+      { query: 'friday 2026', sort: [{ field: 'code', direction: 'DESC' }], pagination: page(0) },
+      { query: 'black friday', status: 1, sort: [{ field: 'code', direction: 'ASC' }], pagination: page(1) },
+      { query: 'black fri', sort: [{ field: 'expirationDate', direction: 'ASC' }], pagination: page(0) },
+      { query: '2026 fri', sort: [{ field: 'expirationDate', direction: 'DESC' }], pagination: page(1) },
     ];
 
     for (const query of queries) {
       // Act
       const smallUnits = await unitsOf(small, query);
       const bigUnits = await unitsOf(big, query);
-      const answer = await service().list(big, query);
+      let answer: Awaited<ReturnType<LinkService['list']>> | undefined;
+      const pages = await commentPages(async () => {
+        answer = await service().list(big, query);
+      });
 
       // Assess: the counters, a Query per partition and the page's links (link and click item each)
-      expect(answer).toEqual(listLinks(bigLinks, query));
+      expect({ query, answer, pages }).toEqual({ query, answer: listLinks(bigLinks, query), pages: 1 });
       expect(bigUnits).toBeLessThanOrEqual(smallUnits * 1.25 + 1);
       expect(bigUnits).toBeLessThan(20);
     }
+  });
+
+  it("keeps a comment's links in expirationDate order as their dates change, answered from its partition", async () => {
+    // Prepare
+    const account = anAccount({ id: nextAccount++ });
+    const repository = new IndexedLinksRepository(store);
+    const made = links(account.id, 4, (i) => ({ comment: CAMPAIGN, expirationDate: ['2027-03-01', null, '2027-01-15', '2027-02-01'][i] ?? null }));
+    for (const link of made) await repository.create(link);
+    const [a, b, c, d] = made as [Link, Link, Link, Link];
+    expect(await partition(account.id, a, 'gsi16')).toEqual([b.id, c.id, d.id, a.id]);
+
+    // Act: a date set, one taken away, one moved
+    await repository.update(account.id, b.id, { expirationDate: '2027-04-01', expiresAt: '2027-04-01T23:59:59.999Z' });
+    await repository.update(account.id, a.id, { expirationDate: null, expiresAt: null });
+    await repository.update(account.id, c.id, { expirationDate: '2027-02-15', expiresAt: '2027-02-15T23:59:59.999Z' });
+    const model = made.map((link) => {
+      if (link === b) return { ...b, expirationDate: '2027-04-01', expiresAt: '2027-04-01T23:59:59.999Z' };
+      if (link === c) return { ...c, expirationDate: '2027-02-15', expiresAt: '2027-02-15T23:59:59.999Z' };
+      return link === a ? { ...a, expirationDate: null, expiresAt: null } : link;
+    });
+    const asked: LinkQuery[] = (['ASC', 'DESC'] as const).map((direction) => ({
+      query: 'friday',
+      sort: [{ field: 'expirationDate', direction }],
+      pagination: { pageSize: 25, currentPage: 0 },
+    }));
+    const answers: Awaited<ReturnType<LinkService['list']>>[] = [];
+    const pages = await commentPages(async () => {
+      for (const query of asked) answers.push(await service().list(account, query));
+    });
+
+    // Assess: the link items' own keys moved, so the partition is in the new order, as the answers
+    expect(await partition(account.id, a, 'gsi16')).toEqual([a.id, d.id, c.id, b.id]);
+    expect(pages).toBe(asked.length);
+    for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(model, query) });
   });
 
   it("keeps a comment's links in click order as the rank pass moves them, answered from its partition", async () => {
@@ -162,19 +210,28 @@ describe('criteria[query] by clickCnt', () => {
     expect(answer).toEqual(listLinks(made, query));
   });
 
-  it("places a link found by its code, whose comment does not match, among the comment's links by its clicks", async () => {
+  it("places a link found by its code, whose comment does not match, among the comment's links by its own key", async () => {
     // Prepare: links whose comment starts with another link's code, and that link
     const account = anAccount({ id: nextAccount++ });
-    const [found] = links(account.id, 1, () => ({ comment: 'other', clickCnt: 5 })) as [Link];
-    const commented = links(account.id, 4, (i) => ({ comment: `${found.code} promo`, clickCnt: [0, 9, 3, 5][i] ?? 0 }));
+    const [found] = links(account.id, 1, () => ({ comment: 'other', clickCnt: 5, fullLink: 'https://b.example/', expirationDate: '2027-02-01' })) as [
+      Link,
+    ];
+    const commented = links(account.id, 4, (i) => ({
+      comment: `${found.code} promo`,
+      clickCnt: [0, 9, 3, 5][i] ?? 0,
+      fullLink: `https://${'acde'[i]}.example/`,
+      expirationDate: [null, '2027-03-01', '2027-01-01', '2027-02-01'][i] ?? null,
+    }));
     await seedLinks(store, [found, ...commented]);
     const all = [found, ...commented];
-    const asked: LinkQuery[] = [0, 1, 2].flatMap((currentPage) =>
-      (['DESC', 'ASC'] as const).map((direction) => ({
-        query: found.code.toUpperCase(),
-        sort: [{ field: 'clickCnt' as const, direction }],
-        pagination: { pageSize: 2 as PageSize, currentPage },
-      })),
+    const asked: LinkQuery[] = (['clickCnt', 'code', 'fullLink', 'expirationDate'] as const).flatMap((field) =>
+      [0, 1, 2].flatMap((currentPage) =>
+        (['DESC', 'ASC'] as const).map((direction) => ({
+          query: found.code.toUpperCase(),
+          sort: [{ field, direction }],
+          pagination: { pageSize: 2 as PageSize, currentPage },
+        })),
+      ),
     );
 
     // Act
@@ -207,28 +264,45 @@ describe('criteria[query] by clickCnt', () => {
       await partition(account.id, blocked),
       await partition(account.id, first),
     ];
+    const byUrl = [
+      await partition(account.id, moved, 'gsi18'),
+      await partition(account.id, blocked, 'gsi18'),
+      await partition(account.id, first, 'gsi18'),
+    ];
     await repository.update(account.id, first.id, { comment: null });
     await repository.delete(account.id, second.id);
 
     // Assess
     expect([inCyber, inBlocked, leftBlack]).toEqual([[first.id], [second.id], []]);
+    expect(byUrl).toEqual([[first.id], [second.id], []]);
     expect([await partition(account.id, moved), await partition(account.id, blocked)]).toEqual([[], []]);
-    expect([(await stored(first.id)).gsi13pk, (await stored(second.id)).gsi13pk]).toEqual([undefined, undefined]);
+    expect([await partition(account.id, moved, 'gsi17'), await partition(account.id, blocked, 'gsi17')]).toEqual([[], []]);
+    const left = [await stored(first.id), await stored(second.id)].map((item) => [item.gsi13pk, item.gsi14pk]);
+    expect(left).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
   });
 
-  it('answers alike for links written before gsi13 once `admin migrate` has placed them', async () => {
-    // Prepare: links of the version before gsi13 (counted, no gsi13pk, no commentRanked), and a migration yet to complete a pass
+  it('answers alike for links written before gsi13 or before their gsi14pk once `admin migrate` has placed them', async () => {
+    // Prepare: links of the versions before gsi13 (counted, no gsi13pk, no commentRanked) and before the
+    // link items' gsi14pk (commentRanked 1), and a migration yet to complete a pass
     const account = anAccount({ id: nextAccount++ });
     const counted = new CountedWrites(store, ulid);
     const made = links(account.id, 9, (i) => ({
       comment: i % 4 === 3 ? null : i % 2 === 0 ? CAMPAIGN : 'Friday sale',
       status: i === 4 ? 0 : 1,
       clickCnt: (i * 5) % 7,
+      fullLink: `https://example.com/${(i * 7) % 9}`,
+      expirationDate: i % 3 === 0 ? null : `2027-0${(i % 4) + 1}-01`,
     }));
-    for (const link of made) {
+    for (const [i, link] of made.entries()) {
       const { item, op } = linkCreation(link);
-      delete item.gsi13pk;
-      delete item.commentRanked;
+      delete item.gsi14pk;
+      if (i < 5) {
+        delete item.gsi13pk;
+        delete item.commentRanked;
+      } else item.commentRanked = 1;
       const marked = counted.mark(op);
       await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...item, ...marked.set } }));
       await counted.finish(keys.link(link.id), marked);
@@ -245,6 +319,15 @@ describe('criteria[query] by clickCnt', () => {
         ],
         pagination: { pageSize: 2 as PageSize, currentPage: 1 },
       },
+      { query: word, sort: [{ field: 'fullLink', direction: 'ASC' }], pagination: { pageSize: 25, currentPage: 0 } },
+      {
+        query: word,
+        sort: [
+          { field: 'expirationDate', direction: 'DESC' },
+          { field: 'clickCnt', direction: 'ASC' },
+        ],
+        pagination: { pageSize: 2 as PageSize, currentPage: 1 },
+      },
     ]);
     const before = await Promise.all(asked.map((query) => service().list(account, query)));
 
@@ -253,14 +336,20 @@ describe('criteria[query] by clickCnt', () => {
 
     // Assess: every commented link placed and marked, and the same answers, now from the partitions
     expect(run.completed).toBe(true);
-    const marks = await Promise.all(made.map(async (link) => [(await stored(link.id)).commentRanked, (await stored(link.id)).gsi13pk !== undefined]));
-    expect(marks).toEqual(made.map((link) => (link.comment ? [COMMENT_RANKED, true] : [undefined, false])));
+    const marks = await Promise.all(
+      made.map(async (link) => {
+        const item = await stored(link.id);
+        return [item.commentRanked, item.gsi13pk !== undefined, item.gsi14pk === item.gsi13pk];
+      }),
+    );
+    // A link without a comment is passed over: it keeps the mark it had.
+    expect(marks).toEqual(made.map((link, i) => (link.comment ? [COMMENT_RANKED, true, true] : [i < 5 ? undefined : 1, false, true])));
     let after: Awaited<ReturnType<LinkService['list']>>[] = [];
     const pages = await commentPages(async () => {
       after = await Promise.all(asked.map((query) => service().list(account, query)));
     });
     // All but 'zzz', which no comment word starts: nothing to read either way.
-    expect(pages).toBe(asked.length - 2);
+    expect(pages).toBe(asked.length - 4);
     for (const [i, query] of asked.entries()) {
       expect({ query, answer: after[i] }).toEqual({ query, answer: listLinks(made, query) });
       expect({ query, answer: before[i] }).toEqual({ query, answer: listLinks(made, query) });

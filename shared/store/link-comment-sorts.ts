@@ -1,39 +1,52 @@
-import { commentHasStarts, isCountedPrefix, type LinkPage, searchShape } from '../domain/link-listing';
+import { commentHasStarts, isCountedPrefix, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { keys } from './keys';
-import { commentPartition, flagsMatching, flagsOf, linkPartition } from './link-keys';
+import { commentPartition, flagsMatching, flagsOf, linkPartition, SORT_INDEX, sortKeyOf } from './link-keys';
 import type { LinkLists } from './link-lists';
 import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
 import { fromItem } from './link-writes';
 
 /**
- * `criteria[query]` with `sort[clickCnt]` by the distinct comments (docs/data-model.md,
- * 4.3): the distinct-comment counters list the account's comments that match the query
- * words, with their links per flags; when they are few, their gsi13 partitions (a comment
- * and flags each, in clickCnt order) merged are the matches in the order asked, read from
- * the nearer end about the page, and their cells are the exact total. A campaign's comment
- * on 100,000 links is one partition: "the most clicked links of campaign X" costs its page,
- * not its links. Relied on only once the migration has completed (every link counted and
- * in gsi13); otherwise, with a createTs range (the counters do not know when), with many
- * matching comments, or with a link found by its code or tracking code whose comment does
- * not match and a later sort field, undefined: the caller reads the matches.
+ * `criteria[query]` sorted by clickCnt, expirationDate, code or fullLink, by the distinct
+ * comments (docs/data-model.md, 4.3): the distinct-comment counters list the account's
+ * comments that match the query words, with their links per flags; when they are few, their
+ * partitions of the sort's comment-level index (a comment and flags each, in the field's
+ * order) merged are the matches in the order asked, read from the nearer end about the page,
+ * and their cells are the exact total. A campaign's comment on 100,000 links is one
+ * partition: "the most clicked links of campaign X", or its links by URL, cost the page, not
+ * its links. Relied on only once the migration has completed (every link counted and in its
+ * comment's partitions); otherwise, with a createTs range (the counters do not know when),
+ * with many matching comments, or with a link found by its code or tracking code whose
+ * comment does not match and a later sort field, undefined: the caller reads the matches.
  */
+
+/**
+ * The comment-level index of each sort field: gsi13 by the link's gsi3sk, and the link items
+ * themselves in gsi14's partitions of the comment (their gsi14pk) by their own gsi2sk, gsi4sk
+ * and gsi5sk in gsi16–18.
+ */
+export const COMMENT_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
+  clickCnt: 'gsi13',
+  expirationDate: 'gsi16',
+  code: 'gsi17',
+  fullLink: 'gsi18',
+};
 
 /** More matching comments than this are read the other way: each is a Query per flag partition. */
 export const MAX_COMMENT_PARTITIONS = 8;
 /**
- * One counted word is answered from gsi14 too, about its page whatever its comments
- * (link-word-sorts.ts): its distinct-comment counters are read only this far (two pages of
- * them), enough for a few comments, never in proportion to many.
+ * One counted word is answered from its words' partitions too, about its page whatever its
+ * comments (link-word-sorts.ts): its distinct-comment counters are read only this far (two
+ * pages of them), enough for a few comments, never in proportion to many.
  */
 const ONE_WORD_BUDGET = 1;
 
-export class LinkCommentClicks {
-  /** Pages answered from gsi13, for tests that check the path is taken. */
+export class LinkCommentSorts {
+  /** Pages answered from the comments' partitions, for tests that check the path is taken. */
   pages = 0;
 
   constructor(
@@ -45,11 +58,12 @@ export class LinkCommentClicks {
   /** The page and its total; `exact` are the links whose code or tracking code the query is. */
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
     const { words, from, to, order, first } = searchShape(query);
-    if (words.length === 0 || from || to || first.field !== 'clickCnt') return undefined;
+    const index = COMMENT_SORT_INDEX[first.field];
+    if (words.length === 0 || from || to || !index) return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
     // A link found by its code or tracking code whose comment does not match is in none of the
-    // partitions: its own gsi3 key joins the merge. Later sort fields would read its whole run there.
+    // partitions: its own key in the field's link index joins the merge. Later sort fields would read its whole run there.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
     if (besides.length > 0 && order.length > 1) return undefined;
     // The counters are read unless they cost more than the rarest start's word items, which the other way reads at least.
@@ -71,14 +85,14 @@ export class LinkCommentClicks {
         const links = perFlag[i] ?? 0;
         if (links === 0) return [];
         const expect = Math.ceil(((needed * links) / total) * EXPECT_MARGIN) + 1;
-        return [{ index: 'gsi13', pk: commentPartition(accountId, normalised, f), expect }];
+        return [{ index, pk: commentPartition(accountId, normalised, f), expect }];
       }),
     );
     if (take === 0) {
       this.pages++;
       return { items: [], totalItemCount: total };
     }
-    const placed = await placedByClicks(this.store, accountId, besides);
+    const placed = await placedBy(this.store, accountId, first.field, besides);
     if (!placed) return undefined;
     ranges.push(...placed);
     this.pages++;
@@ -86,8 +100,17 @@ export class LinkCommentClicks {
   }
 }
 
-/** Each link's own entry in gsi3, as a range of one key; undefined when one has no key yet. */
-export async function placedByClicks(store: Store, accountId: number, besides: Link[]): Promise<IndexRange[] | undefined> {
+/**
+ * Each link's own entry in the index of `field`, as a range of one key: gsi3's as its item has
+ * it (the rank pass moves it), the others' from the link; undefined when one has no click key yet.
+ */
+export async function placedBy(store: Store, accountId: number, field: LinkSortField, besides: Link[]): Promise<IndexRange[] | undefined> {
+  if (field !== 'clickCnt') {
+    return besides.map((link) => {
+      const key = sortKeyOf(link, field);
+      return { index: SORT_INDEX[field], pk: linkPartition(accountId, flagsOf(link)), sk: { between: [key, key] }, expect: 1 };
+    });
+  }
   if (besides.length === 0) return [];
   const items = await batchGetAll(
     store,
