@@ -73,6 +73,9 @@ export class LinkSearch {
   }
 
   async list(accountId: number, query: LinkListQuery): Promise<LinkPage> {
+    const { from, to } = createdBounds(query);
+    // A range that ends before it starts holds nothing (and is no key condition a Query takes).
+    if (from && to && from > to) return { items: [], totalItemCount: 0 };
     const text = query.query ?? '';
     const exact = await this.#exact(accountId, text, query.codeId);
     const counted = await this.#counts.page(accountId, query, exact);
@@ -83,7 +86,6 @@ export class LinkSearch {
     if (byWord) return byWord;
     const timed = await this.commentTimes.page(accountId, query, exact);
     if (timed) return timed;
-    const { from, to } = createdBounds(query);
     const found = await this.#found(accountId, text, exact, { from: from?.toISOString(), to: to?.toISOString() });
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const created = createdWithin(from, to);

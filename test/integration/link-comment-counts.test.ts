@@ -91,8 +91,8 @@ describe('the distinct-comment counters under each word', () => {
     const link = aLink({ id: 3300, accountId: 32, code: codec.encode(3300), comment: 'Black Friday', createdAt: '2026-11-21T10:00:00.000Z' });
     await repository.create(link);
     const service = listing(repository);
-    const query = (createdFrom: string, createdTo: string): LinkQuery => ({
-      query: 'black',
+    const query = (createdFrom: string, createdTo: string, words = 'black'): LinkQuery => ({
+      query: words,
       createdFrom: new Date(createdFrom),
       createdTo: new Date(createdTo),
       sort: [],
@@ -101,10 +101,12 @@ describe('the distinct-comment counters under each word', () => {
 
     // Act
     const inverted = await service.list(account, query('2026-11-22T00:00:00Z', '2026-11-21T00:00:00Z'));
+    const invertedWords = await service.list(account, query('2026-11-22T00:00:00Z', '2026-11-21T00:00:00Z', 'black fri'));
     const around = await service.list(account, query('2026-11-21T00:00:00Z', '2026-11-22T00:00:00Z'));
 
     // Assess
     expect(inverted).toEqual({ items: [], totalItemCount: 0 });
+    expect(invertedWords).toEqual({ items: [], totalItemCount: 0 });
     expect(around.items.map((found) => found.id)).toEqual([3300]);
   });
 });
