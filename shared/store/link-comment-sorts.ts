@@ -1,4 +1,4 @@
-import { commentHasStarts, isCountedPrefix, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
+import { commentHasStarts, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import { batchGetAll } from './batch';
@@ -7,7 +7,7 @@ import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { keys } from './keys';
 import { commentPartition, flagsMatching, flagsOf, linkPartition, SORT_INDEX, sortKeyOf } from './link-keys';
 import type { LinkLists } from './link-lists';
-import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+import type { LinkWordCounts } from './link-word-counts';
 import { fromItem } from './link-writes';
 
 /**
@@ -36,15 +36,6 @@ export const COMMENT_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
   fullLink: 'gsi18',
 };
 
-/** More matching comments than this are read the other way: each is a Query per flag partition. */
-export const MAX_COMMENT_PARTITIONS = 8;
-/**
- * One counted word is answered from its words' partitions too, about its page whatever its
- * comments (link-word-sorts.ts): its distinct-comment counters are read only this far (two
- * pages of them), enough for a few comments, never in proportion to many.
- */
-const ONE_WORD_BUDGET = 1;
-
 export class LinkCommentSorts {
   /** Pages answered from the comments' partitions, for tests that check the path is taken. */
   pages = 0;
@@ -66,13 +57,8 @@ export class LinkCommentSorts {
     // partitions: its own key in the field's link index joins the merge. Later sort fields would read its whole run there.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
     if (besides.length > 0 && order.length > 1) return undefined;
-    // The counters are read unless they cost more than the rarest start's word items, which the other way reads at least.
-    const [rarest] = await this.counts.startCounts(accountId, words);
-    if (!rarest) return undefined;
-    const byItems = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
-    const budget = words.length === 1 && isCountedPrefix(rarest.word) ? Math.min(ONE_WORD_BUDGET, byItems) : byItems;
-    const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
-    if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
+    const matched = await this.counts.fewComments(accountId, words, flags);
+    if (!matched) return undefined;
     const total = matched.total + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;

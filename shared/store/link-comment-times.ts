@@ -4,16 +4,14 @@ import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import type { Store } from './client';
 import { type Entry, EXPECT_MARGIN, type IndexRange, queryOf, readPage } from './index-reader';
-import { MAX_COMMENT_PARTITIONS } from './link-comment-sorts';
 import { commentPartition, entryId, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
 import { createdKeyRange, type LinkLists } from './link-lists';
-import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
+import type { LinkWordCounts } from './link-word-counts';
 
 /**
  * `criteria[query]` in creation order with a createTs range, by the distinct comments
- * (docs/data-model.md, 4.3): where the query is answered by the distinct-comment counters
- * (several words, one of them maybe past the counted length), they list the account's
- * comments that match, with their links per flags; when they are few, their gsi15 partitions
+ * (docs/data-model.md, 4.3): the distinct-comment counters list the account's comments that
+ * match the query words, with their links per flags; when they are few, their gsi15 partitions
  * (gsi13's partition key, a comment and flags each, in gsi7's creation order; the keys alone)
  * hold the matches in the order asked, and the range is a key condition on each. A range of
  * up to FIRST_READ entries is read whole: its count, and the page merged in memory; a bigger
@@ -24,9 +22,10 @@ import { type LinkWordCounts, WORD_ITEM_SHARE } from './link-word-counts';
  * does not match, created in the range, joins by its own gsi7 key and counts in the total.
  * createTs keys are unique (the id ends them): later sort fields never apply. Relied on only
  * once the migration has completed (every link counted and in gsi13's partitions); otherwise,
- * with no range (the counted way costs the page), one word alone (its word items are read
- * within the range by key, for less than the counters), or more than MAX_COMMENT_PARTITIONS
- * matching comments, undefined: the caller reads the matches.
+ * with no range (the counted way costs the page), or more than MAX_COMMENT_PARTITIONS matching
+ * comments (or counters dearer than the word's items), undefined: the caller reads the matches
+ * (one word's items within the range by key). One word of few comments is read here too:
+ * gsi15's entries are smaller than its word items (which carry copies of the link's keys).
  */
 
 /** A partition's range is read whole up to this many entries (KEYS_ONLY, ~120 bytes: ~8 read units), else counted. */
@@ -47,9 +46,6 @@ export class LinkCommentTimes {
     const { words, from, to, first } = searchShape(query);
     const [word] = words;
     if (!word || (!from && !to) || first.field !== 'createTs') return undefined;
-    // One word (counted or not) is read within the range by key from its word items where it starts at
-    // most MAX_RUNS words, as a word past the counted length all but always does: that costs less than the counters.
-    if (words.length === 1) return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const low = from?.toISOString();
@@ -57,12 +53,9 @@ export class LinkCommentTimes {
     const inRange = (link: Link) => (low === undefined || link.createdAt >= low) && (high === undefined || link.createdAt <= high);
     // A link found by its code or tracking code whose comment does not match is in none of the partitions.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && inRange(link) && !commentHasStarts(link.comment, words));
-    // The counters are read unless they cost more than the rarest start's word items, which the other way may read.
-    const [rarest] = await this.counts.startCounts(accountId, words);
-    if (!rarest) return undefined;
-    const budget = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
-    const matched = await this.counts.commentMatches(accountId, words, rarest.word, flags, budget);
-    if (!matched || matched.comments.length > MAX_COMMENT_PARTITIONS) return undefined;
+    // One word of few comments too: its word items in the range are larger entries than gsi15's, for the same links.
+    const matched = await this.counts.fewComments(accountId, words, flags);
+    if (!matched) return undefined;
     // Only partitions with links are read: never more Queries than matches.
     const range = createdKeyRange(from, to);
     const partitions: IndexRange[] = matched.comments.flatMap(({ normalised, perFlag }) =>

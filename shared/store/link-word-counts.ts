@@ -47,6 +47,14 @@ export const WORD_ITEM_SHARE = 1.4;
 const WHOLE_LINK_SHARE = 0.24;
 /** A prefix that starts at most this many distinct words is read by merging their runs. */
 export const MAX_RUNS = 8;
+/** More matching comments than this are read another way: each is a Query per flag partition. */
+export const MAX_COMMENT_PARTITIONS = 8;
+/**
+ * One counted word has ways of its own, about its page whatever its comments (its words' items
+ * and partitions): its distinct-comment counters are read only this far (two pages of them),
+ * enough for a few comments, never in proportion to many.
+ */
+const ONE_WORD_BUDGET = 1;
 /** How many (account, word) costs of the distinct-comment counters a process remembers. */
 const KNOWN_COSTS = 4096;
 
@@ -200,6 +208,25 @@ export class LinkWordCounts {
       this.#commentsCost.delete(oldest);
     }
     return total === undefined ? undefined : { total, comments };
+  }
+
+  /**
+   * The distinct comments the query words match (at most MAX_COMMENT_PARTITIONS), with their
+   * links per flags and their total, for the readers of the comments' own partitions; read
+   * unless the counters cost more than the rarest start's word items, which the other ways
+   * read at least (one counted word: ONE_WORD_BUDGET). Undefined when they are more, or dearer.
+   */
+  async fewComments(
+    accountId: number,
+    words: string[],
+    flags: readonly Flags[],
+  ): Promise<{ total: number; comments: CommentMatches['comments'] } | undefined> {
+    const [rarest] = await this.startCounts(accountId, words);
+    if (!rarest) return undefined;
+    const byItems = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);
+    const budget = words.length === 1 && isCountedPrefix(rarest.word) ? Math.min(ONE_WORD_BUDGET, byItems) : byItems;
+    const matched = await this.commentMatches(accountId, words, rarest.word, flags, budget);
+    return matched && matched.comments.length <= MAX_COMMENT_PARTITIONS ? matched : undefined;
   }
 
   async ready(): Promise<boolean> {
