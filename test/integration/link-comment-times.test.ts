@@ -117,7 +117,13 @@ describe('criteria[query] with a createTs range', () => {
     }));
     await seedLinks(store, made);
     // Minutes 300 to 344: 15 of the campaign's links, two of them status 0.
-    const asked = [...pagesOf('black FRI', at(300), at(344), 4, 5), ...pagesOf('2026 subscriptions', at(300), at(344), 10, 2)];
+    // One word of the campaign alone, counted (`friday`) or past 12 characters (`subscriptions`): the same partitions.
+    const asked = [
+      ...pagesOf('black FRI', at(300), at(344), 4, 5),
+      ...pagesOf('2026 subscriptions', at(300), at(344), 10, 2),
+      ...pagesOf('Friday', at(300), at(344), 10, 2),
+      ...pagesOf('subscriptions', at(300), at(344), 4, 4),
+    ];
 
     // Act
     const { answers, units, pages } = await answered(account, asked);
@@ -129,6 +135,21 @@ describe('criteria[query] with a createTs range', () => {
     for (const [i, query] of asked.entries())
       expect({ query, units: Math.min(units[i] ?? 0, query.pagination.pageSize + 6) }).toEqual({ query, units: units[i] });
     expect(pages).toBe(asked.length);
+  });
+
+  it('reads one word of many distinct comments in a range from its word items, not from their partitions', async () => {
+    // Prepare: `fries` starts twelve distinct words, each in a comment of its own
+    const account = anAccount({ id: nextAccount++ });
+    const made = links(account.id, 120, (i) => ({ comment: `fries${i % 12} dog` }));
+    await seedLinks(store, made);
+    const asked = pagesOf('fries', at(30), at(74), 10, 3);
+
+    // Act
+    const { answers, pages } = await answered(account, asked);
+
+    // Assess
+    for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(made, query) });
+    expect(pages).toBe(0);
   });
 
   it('counts a range past a thousand links of a comment and reads the page from its nearer end', async () => {
