@@ -20,6 +20,7 @@ import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { seedLinks, testLinkService } from '../support/link-service';
+import { pagesWhile } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -83,22 +84,7 @@ async function stored(id: number) {
 }
 
 /** Pages answered from the comment partitions while `act` runs. */
-async function commentPages(act: () => Promise<void>): Promise<number> {
-  const page = LinkCommentSorts.prototype.page;
-  let pages = 0;
-  const spy = jest.spyOn(LinkCommentSorts.prototype, 'page').mockImplementation(async function (this: LinkCommentSorts, ...args) {
-    const before = this.pages;
-    const answer = await page.apply(this, args);
-    pages += this.pages - before;
-    return answer;
-  });
-  try {
-    await act();
-  } finally {
-    spy.mockRestore();
-  }
-  return pages;
-}
+const commentPages = (act: () => Promise<void>) => pagesWhile(LinkCommentSorts, (reader) => reader.pages, act);
 
 describe('criteria[query] by clickCnt, expirationDate, code and fullLink', () => {
   it("reads about the page of a campaign's comment, not its links: the same on an account with twenty times as many", async () => {

@@ -12,6 +12,7 @@ import { commentPartition, flagsOf } from '../../shared/store/link-keys';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { seedLinks, testLinkService } from '../support/link-service';
+import { pagesWhile } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -56,25 +57,19 @@ const at = (minutes: number) => new Date(START + minutes * 60_000);
 
 /** The answers to `asked`, the read units of each, and how many were answered from gsi15. */
 async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: Answer[]; units: number[]; pages: number }> {
-  const page = LinkCommentTimes.prototype.page;
-  let pages = 0;
-  const spy = jest.spyOn(LinkCommentTimes.prototype, 'page').mockImplementation(async function (this: LinkCommentTimes, ...args) {
-    const before = this.pages;
-    const answer = await page.apply(this, args);
-    pages += this.pages - before;
-    return answer;
-  });
   const answers: Answer[] = [];
   const units: number[] = [];
-  try {
-    for (const query of asked) {
-      reads.units = 0;
-      answers.push(await service().list(account, query));
-      units.push(reads.units);
-    }
-  } finally {
-    spy.mockRestore();
-  }
+  const pages = await pagesWhile(
+    LinkCommentTimes,
+    (reader) => reader.pages,
+    async () => {
+      for (const query of asked) {
+        reads.units = 0;
+        answers.push(await service().list(account, query));
+        units.push(reads.units);
+      }
+    },
+  );
   return { answers, units, pages };
 }
 

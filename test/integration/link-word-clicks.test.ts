@@ -18,6 +18,7 @@ import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { seedLinks, testLinkService } from '../support/link-service';
+import { pagesWhile } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -79,21 +80,15 @@ async function partition(word: string, link: Link): Promise<number[]> {
 
 /** The answers to `asked`, and how many came from gsi14. */
 async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: LinkPage[]; pages: number }> {
-  const page = LinkWordSorts.prototype.page;
-  let pages = 0;
-  const spy = jest.spyOn(LinkWordSorts.prototype, 'page').mockImplementation(async function (this: LinkWordSorts, ...args) {
-    const before = this.pages;
-    const answer = await page.apply(this, args);
-    pages += this.pages - before;
-    return answer;
-  });
-  try {
-    const answers: LinkPage[] = [];
-    for (const query of asked) answers.push(await service().list(account, query));
-    return { answers, pages };
-  } finally {
-    spy.mockRestore();
-  }
+  const answers: LinkPage[] = [];
+  const pages = await pagesWhile(
+    LinkWordSorts,
+    (reader) => reader.pages,
+    async () => {
+      for (const query of asked) answers.push(await service().list(account, query));
+    },
+  );
+  return { answers, pages };
 }
 
 function expectReference(asked: LinkQuery[], answers: LinkPage[], made: Link[]): void {

@@ -1,0 +1,31 @@
+/** A list reader: its `page` answers a query or leaves it to the next way (undefined). */
+interface Reader {
+  page(...args: never[]): Promise<unknown>;
+}
+
+/**
+ * How far one of a reader's own counters (`pages`, `commentTotals`, …) moved while `act`
+ * ran, over every instance `act` made: the calls that reader answered, for tests that check
+ * a path is taken. The reader's `page` still runs as it is.
+ */
+export async function pagesWhile<R extends Reader>(
+  type: { prototype: R },
+  counter: (reader: R) => number,
+  act: () => Promise<void>,
+): Promise<number> {
+  const prototype = type.prototype as unknown as { page(this: R, ...args: unknown[]): Promise<unknown> };
+  const page = prototype.page;
+  let moved = 0;
+  const spy = jest.spyOn(prototype, 'page').mockImplementation(async function (this: R, ...args: unknown[]) {
+    const before = counter(this);
+    const answer = await page.apply(this, args);
+    moved += counter(this) - before;
+    return answer;
+  });
+  try {
+    await act();
+  } finally {
+    spy.mockRestore();
+  }
+  return moved;
+}
