@@ -107,7 +107,8 @@ export const keys = {
    * messages by status in the hourly cells of their sending day.
    * v9: puts the comment word items of links in the clickCnt order of their word (gsi14).
    * v10: puts them in the expirationDate, code and fullLink orders of their word too (gsi16–gsi18).
-   * v11: puts links with a comment in their comment's partitions of gsi14 and gsi16–gsi18 (gsi14pk).
+   * v11: puts links with a comment in their comment's partitions of gsi14 and gsi16–gsi18 (gsi14pk),
+   * and every link in its flags' and month's clickCnt order (gsi19).
    */
   migration: (): Key => ({ pk: 'SETTING#migrate-v11', sk: '#SETTING' }),
   migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v11#${segment}`, sk: '#SETTING' }),

@@ -26,6 +26,7 @@ import { type Key, keys } from './keys';
  * | gsi16 | gsi14pk (gsi14's partitions) | gsi2sk (a copy on each word item)         | expirationDate|
  * | gsi17 | gsi14pk (gsi14's partitions) | gsi4sk (a copy on each word item)         | code          |
  * | gsi18 | gsi14pk (gsi14's partitions) | gsi5sk (a copy on each word item)         | fullLink      |
+ * | gsi19 | ACCOUNT#a#LINKS#<f>#M<month> | gsi3sk (gsi3's key, moved with it)        | clickCnt      |
  *
  * gsi13 holds only links with a comment, a partition per distinct comment (`h`, the hash of
  * its normalisedComment) and flags `f`; it orders by gsi3's own attribute, so the rank pass
@@ -38,6 +39,8 @@ import { type Key, keys } from './keys';
  * gsi14pk itself, with gsi13pk's value: its own item then sits in gsi14 and gsi16–18 in its
  * comment's partitions (`LINKS#CM#`, never a word's `LINKWORDS#W#`), ordered by its own keys, so
  * a comment's links in the expirationDate, code and fullLink orders cost no copy to keep.
+ * gsi19 holds every link in a partition per flags and UTC month of creation, by gsi3's own
+ * attribute like gsi13: the clickCnt order of a creation range reads its months, not the account.
  *
  * fullLink's id follows a space, which sorts below every character a full link may hold
  * (no spaces, no control characters), so a link sorts before every longer link it starts.
@@ -71,6 +74,11 @@ export const COMMENT_RANKED = 2;
  * again with them (link-writes.ts).
  */
 export const WORDS_RANKED = 2;
+/**
+ * `monthRanked` on a link item: it carries gsi19pk (its flags and month of creation). Links
+ * written before gsi19 lack it; their next change, or `admin migrate`, sets both (link-writes.ts).
+ */
+export const MONTH_RANKED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -92,6 +100,9 @@ export function flagsMatching(status?: LinkStatus, moderatorStatus?: ModeratorSt
 }
 
 export const linkPartition = (accountId: number, flags: Flags) => `ACCOUNT#${accountId}#LINKS#${flags}`;
+
+/** gsi19's partition: the links with `flags` created in a UTC month (`YYYY-MM`), in clickCnt order. */
+export const monthPartition = (accountId: number, flags: Flags, month: string) => `${linkPartition(accountId, flags)}#M${month}`;
 
 /** gsi13's partition of the links with a comment (normalised, non-empty) and flags: the comment hashed, as a comment may be 765 bytes. */
 export function commentPartition(accountId: number, normalised: string, flags: Flags): string {
@@ -170,12 +181,14 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     ...(link.trackingCode ? { gsi6pk: trackingPartition(link.trackingCode), gsi6sk: trackingSortKey(link.accountId, link.id) } : {}),
     gsi7pk: partition,
     gsi7sk: sortKeyOf(link, 'createTs'),
+    gsi19pk: monthPartition(link.accountId, flagsOf(link), link.createdAt.slice(0, 7)),
     ...(normalised ? commentIndexKeys(commentPartition(link.accountId, normalised, flagsOf(link))) : {}),
     schema: LINK_SCHEMA,
     wordsCounted: WORDS_COUNTED,
     commentCounted: COMMENT_COUNTED,
     commentRanked: COMMENT_RANKED,
     wordsRanked: WORDS_RANKED,
+    monthRanked: MONTH_RANKED,
   };
 }
 
@@ -188,6 +201,7 @@ export const COMMENT_INDEX_KEYS = Object.keys(commentIndexKeys(''));
 /** Index attributes a deleted link drops, so it leaves every list at once. */
 export const LINK_INDEX_KEYS = [
   ...['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5', 'gsi6', 'gsi7'].flatMap((index) => [`${index}pk`, `${index}sk`]),
+  'gsi19pk',
   ...COMMENT_INDEX_KEYS,
 ];
 

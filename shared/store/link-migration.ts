@@ -2,7 +2,7 @@ import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
+import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, MONTH_RANKED, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 import type { ItemUpgrade } from './migration';
 
@@ -24,7 +24,8 @@ import type { ItemUpgrade } from './migration';
  * comment's partitions (gsi13pk and gsi14pk, the same value) and that mark, the same way,
  * and one without `wordsRanked` at WORDS_RANKED (none, or 1 from before gsi16–18) its word
  * items put again with their gsi14 place (gsi14pk, its gsi3sk), their copies of its gsi2sk,
- * gsi4sk and gsi5sk (gsi16–18) and that mark.
+ * gsi4sk and gsi5sk (gsi16–18) and that mark. Any link without `monthRanked` (a comment or
+ * not) gets its gsi19 partition (gsi19pk, its flags and month of creation) and that mark.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
@@ -33,9 +34,16 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
       expression:
-        'NOT (#schema = :schema AND wordsCounted = :counted AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
+        'NOT (#schema = :schema AND wordsCounted = :counted AND monthRanked = :month AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
       names: { '#schema': 'schema', '#comment': 'comment' },
-      values: { ':schema': LINK_SCHEMA, ':counted': WORDS_COUNTED, ':comment': COMMENT_COUNTED, ':ranked': COMMENT_RANKED, ':words': WORDS_RANKED },
+      values: {
+        ':schema': LINK_SCHEMA,
+        ':counted': WORDS_COUNTED,
+        ':month': MONTH_RANKED,
+        ':comment': COMMENT_COUNTED,
+        ':ranked': COMMENT_RANKED,
+        ':words': WORDS_RANKED,
+      },
     },
     async upgrade(item) {
       // A link without a comment has none to count: its next change marks it.
@@ -43,6 +51,7 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
       const current =
         item.schema === LINK_SCHEMA &&
         item.wordsCounted === WORDS_COUNTED &&
+        item.monthRanked === MONTH_RANKED &&
         ((item.commentCounted === COMMENT_COUNTED && item.commentRanked === COMMENT_RANKED && item.wordsRanked === WORDS_RANKED) || !commented);
       if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';

@@ -34,6 +34,7 @@ const STATE_FIELDS = [
   'commentCounted',
   'commentRanked',
   'wordsRanked',
+  'monthRanked',
   'deleted',
 ] as const;
 /** A link's own fields a change may set or remove. */

@@ -50,6 +50,8 @@ export const INDEXES: readonly IndexShape[] = [
   // A comment word's links (its word items, by flags) in expirationDate, code and fullLink order: copies of the
   // link's gsi2sk, gsi4sk and gsi5sk on each word item, in gsi14's partitions; the item's sk gives the link, so the keys alone.
   ...[2, 4, 5].map((n, i): IndexShape => ({ name: `gsi${16 + i}`, sortKeyType: 'S', partitionKey: 'gsi14pk', sortKey: `gsi${n}sk`, projection: [] })),
+  // A link's clickCnt order within its flags and UTC month of creation: gsi3's key, so the rank pass moves both.
+  { ...list(19, 'N'), sortKey: 'gsi3sk' },
 ];
 
 export const partitionKeyOf = (index: IndexShape) => index.partitionKey ?? `${index.name}pk`;
