@@ -14,6 +14,7 @@ import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentSorts } from '../../shared/store/link-comment-sorts';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { LIST_PLAN, type ListPlan } from '../../shared/store/link-lists';
+import { LinkMonthClicks } from '../../shared/store/link-month-clicks';
 import { LinkSearch } from '../../shared/store/link-search';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { LinkWordSorts } from '../../shared/store/link-word-sorts';
@@ -49,11 +50,13 @@ const DATES = [null, '2027-01-01', '2027-01-02', '2026-12-31'];
 const TRACKING = [null, '01HZTRACKAAAA', '01hztrackbbbb'];
 /** Creation instants over three days, some in the same second and the same millisecond. */
 const INSTANTS = [
+  '2026-10-31T23:59:59.500Z',
   '2026-11-20T23:59:59.999Z',
   '2026-11-21T00:00:00.000Z',
   '2026-11-21T00:00:00.500Z',
   '2026-11-21T10:30:00.000Z',
   '2026-11-22T05:00:00.250Z',
+  '2026-12-01T00:00:00.000Z',
 ];
 
 const linkSeed = fc.record({
@@ -131,6 +134,8 @@ const PLANS: ListPlan[] = [
   { entriesPerRru: 1e12, wholeItemPages: -1 },
   // Index reads look dear: ranges and searches read their links whole.
   { entriesPerRru: 1e-12, wholeItemPages: 1e9 },
+  // The months of gsi19 look free: a creation range in clickCnt order reads them.
+  { ...LIST_PLAN, monthEntriesPerRru: 1e12 },
 ];
 
 let nextId = 1;
@@ -142,7 +147,8 @@ let nextAccount = 1;
  * orders from their partitions of gsi16, gsi17 and gsi18 (link-comment-sorts.ts); of one
  * word in many comments from its words' gsi14 partitions, and by expirationDate, code or
  * fullLink from their gsi16, gsi17 and gsi18 partitions (link-word-sorts.ts); creation
- * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts).
+ * order with a createTs range from the comments' gsi15 partitions (link-comment-times.ts); the
+ * clickCnt order of a createTs range from its months' gsi19 partitions (link-month-clicks.ts).
  */
 const counted = {
   pages: 0,
@@ -159,6 +165,7 @@ const counted = {
   wordCode: 0,
   wordFullLink: 0,
   commentTimes: 0,
+  monthClicks: 0,
 };
 /** The counter of the pages a comment-level index answered, by the first sort field. */
 const COMMENT_SORT_PATHS = {
@@ -192,6 +199,19 @@ beforeAll(() => {
     const field = args[1].sort[0]?.field;
     if (field && field !== 'createTs') counted[WORD_SORT_PATHS[field]] += this.pages - before;
     return answer;
+  });
+  const byMonths = LinkMonthClicks.prototype.plan;
+  jest.spyOn(LinkMonthClicks.prototype, 'plan').mockImplementation(async function (this: LinkMonthClicks, ...args) {
+    const plan = await byMonths.apply(this, args);
+    return (
+      plan && {
+        ...plan,
+        read: async () => {
+          counted.monthClicks++;
+          return plan.read();
+        },
+      }
+    );
   });
   const byTimes = LinkCommentTimes.prototype.page;
   jest.spyOn(LinkCommentTimes.prototype, 'page').mockImplementation(async function (this: LinkCommentTimes, ...args) {
@@ -346,7 +366,23 @@ it.each([1, 2])(
             currentPage: i % 2,
           })),
         );
-        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks, ...byWordSorts]) {
+        // Creation ranges in clickCnt order, within a month and across the months' edges, both ways, with a flag and a second field.
+        const rangedClicks = [
+          [INSTANTS[1], INSTANTS[4]],
+          [INSTANTS[0], INSTANTS[3]],
+          [INSTANTS[2], INSTANTS[6]],
+        ].map(([from, to], i) => ({
+          createdFrom: second(from as string),
+          createdTo: second(to as string),
+          ...(i === 1 ? { status: 1 as const } : {}),
+          sort: [
+            { field: 'clickCnt' as const, direction: i % 2 === 0 ? ('DESC' as const) : ('ASC' as const) },
+            ...(i === 2 ? [{ field: 'code' as const, direction: 'ASC' as const }] : []),
+          ],
+          pageSize: 2,
+          currentPage: i % 2,
+        }));
+        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks, ...byWordSorts, ...rangedClicks]) {
           const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
           for (const account of accounts) {
             const expected = listLinks(
