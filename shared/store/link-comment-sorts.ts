@@ -1,13 +1,12 @@
-import { commentHasStarts, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
+import { type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
 import { batchGetAll } from './batch';
 import type { Store } from './client';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { keys } from './keys';
+import { CommentReader, foundApart } from './link-comment-reader';
 import { commentPartition, flagsMatching, flagsOf, linkPartition, SORT_INDEX, sortKeyOf } from './link-keys';
-import type { LinkLists } from './link-lists';
-import type { LinkWordCounts } from './link-word-counts';
 import { fromItem } from './link-writes';
 
 /**
@@ -36,17 +35,7 @@ export const COMMENT_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
   fullLink: 'gsi18',
 };
 
-export class LinkCommentSorts {
-  /** Pages answered from the comments' partitions, for tests that check the path is taken. */
-  pages = 0;
-
-  constructor(
-    private readonly store: Store,
-    private readonly lists: LinkLists,
-    private readonly counts: LinkWordCounts,
-  ) {}
-
-  /** The page and its total; `exact` are the links whose code or tracking code the query is. */
+export class LinkCommentSorts extends CommentReader {
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
     const { words, from, to, order, first } = searchShape(query);
     const index = COMMENT_SORT_INDEX[first.field];
@@ -55,7 +44,7 @@ export class LinkCommentSorts {
     const flags = flagsMatching(query.status, query.moderatorStatus);
     // A link found by its code or tracking code whose comment does not match is in none of the
     // partitions: its own key in the field's link index joins the merge. Later sort fields would read its whole run there.
-    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
+    const besides = foundApart(exact, flags, words);
     if (besides.length > 0 && order.length > 1) return undefined;
     const matched = await this.counts.fewComments(accountId, words, flags);
     if (!matched) return undefined;

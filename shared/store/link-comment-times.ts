@@ -1,12 +1,11 @@
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { commentHasStarts, type LinkPage, searchShape } from '../domain/link-listing';
+import { type LinkPage, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
-import type { Store } from './client';
 import { type Entry, EXPECT_MARGIN, type IndexRange, queryOf, readPage } from './index-reader';
+import { CommentReader, foundApart } from './link-comment-reader';
 import { commentPartition, entryId, flagsMatching, flagsOf, linkPartition, sortKeyOf } from './link-keys';
-import { createdKeyRange, type LinkLists } from './link-lists';
-import type { LinkWordCounts } from './link-word-counts';
+import { createdKeyRange } from './link-lists';
 
 /**
  * `criteria[query]` in creation order with a createTs range, by the distinct comments
@@ -31,17 +30,7 @@ import type { LinkWordCounts } from './link-word-counts';
 /** A partition's range is read whole up to this many entries (KEYS_ONLY, ~120 bytes: ~8 read units), else counted. */
 const FIRST_READ = 1000;
 
-export class LinkCommentTimes {
-  /** Pages answered from gsi15, for tests that check the path is taken. */
-  pages = 0;
-
-  constructor(
-    private readonly store: Store,
-    private readonly lists: LinkLists,
-    private readonly counts: LinkWordCounts,
-  ) {}
-
-  /** The page and its total; `exact` are the links whose code or tracking code the query is. */
+export class LinkCommentTimes extends CommentReader {
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
     const { words, from, to, first } = searchShape(query);
     const [word] = words;
@@ -52,7 +41,7 @@ export class LinkCommentTimes {
     const high = to?.toISOString();
     const inRange = (link: Link) => (low === undefined || link.createdAt >= low) && (high === undefined || link.createdAt <= high);
     // A link found by its code or tracking code whose comment does not match is in none of the partitions.
-    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && inRange(link) && !commentHasStarts(link.comment, words));
+    const besides = foundApart(exact, flags, words).filter(inRange);
     // One word of few comments too: its word items in the range are larger entries than gsi15's, for the same links.
     const matched = await this.counts.fewComments(accountId, words, flags);
     if (!matched) return undefined;

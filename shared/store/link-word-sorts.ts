@@ -1,14 +1,13 @@
-import { commentHasStarts, isCountedPrefix, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
+import { isCountedPrefix, type LinkPage, type LinkSortField, searchShape } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
-import type { Store } from './client';
 import { readCounters } from './counter-items';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
+import { CommentReader, foundApart } from './link-comment-reader';
 import { placedBy } from './link-comment-sorts';
 import { linkCounts } from './link-counts';
-import { flagsMatching, flagsOf, wordRankPartition } from './link-keys';
-import type { LinkLists } from './link-lists';
-import { type LinkWordCounts, MAX_RUNS } from './link-word-counts';
+import { flagsMatching, wordRankPartition } from './link-keys';
+import { MAX_RUNS } from './link-word-counts';
 import { wordsStarting } from './link-word-runs';
 
 /**
@@ -37,17 +36,7 @@ export const WORD_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
  * (no counter of its own), a prefix of many words, or fewer links than the counter promises
  * (a change being counted), undefined: the caller reads the matches.
  */
-export class LinkWordSorts {
-  /** Pages answered from the word-level indexes, for tests that check the path is taken. */
-  pages = 0;
-
-  constructor(
-    private readonly store: Store,
-    private readonly lists: LinkLists,
-    private readonly counts: LinkWordCounts,
-  ) {}
-
-  /** The page and its total; `exact` are the links whose code or tracking code the query is. */
+export class LinkWordSorts extends CommentReader {
   async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
     const { words, from, to, order, first } = searchShape(query);
     const [word] = words;
@@ -55,7 +44,7 @@ export class LinkWordSorts {
     if (!word || words.length > 1 || !isCountedPrefix(word) || from || to || !index) return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
-    const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
+    const besides = foundApart(exact, flags, words);
     // Later sort fields would read a placed link's whole run of ties in its link index.
     if (besides.length > 0 && order.length > 1) return undefined;
     const prefixWords = await wordsStarting(this.store, accountId, word, MAX_RUNS);
