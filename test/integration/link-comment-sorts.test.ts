@@ -1,6 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkQuery, listLinks, normalisedComment } from '../../shared/domain/link-listing';
 import type { LinkService } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
@@ -18,8 +17,8 @@ import { linkCreation } from '../../shared/store/links-repo';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
-import { aLink, anAccount } from '../support/fixtures';
-import { seedLinks, testLinkService } from '../support/link-service';
+import { anAccount } from '../support/fixtures';
+import { linksByMinute, listUnits, seedLinks, testLinkService } from '../support/link-service';
 import { pagesWhile } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
@@ -41,7 +40,6 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 const CAMPAIGN = 'Black Friday 2026';
 let nextId = 1;
 let nextAccount = 1;
@@ -50,19 +48,10 @@ function service() {
   return testLinkService(new IndexedLinksRepository(store));
 }
 
-function links(accountId: number, count: number, fields: (i: number) => Partial<Link>): Link[] {
-  return Array.from({ length: count }, (_, i) => {
-    const id = nextId++;
-    return aLink({ id, accountId, code: codec.encode(id), createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), ...fields(i) });
-  });
-}
+const links = (accountId: number, count: number, fields: (i: number) => Partial<Link>) => linksByMinute(() => nextId++, accountId, count, fields);
 
 /** What a Link/List call reads, in read units. */
-async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery): Promise<number> {
-  reads.units = 0;
-  await service().list(account, query);
-  return reads.units;
-}
+const unitsOf = (account: ReturnType<typeof anAccount>, query: LinkQuery) => listUnits(service(), reads, account, query);
 
 /** The ids of a link's comment partition in an index: gsi13's most clicked first, gsi16–18's (gsi14pk) in their order. */
 async function partition(accountId: number, link: Link, index: 'gsi13' | 'gsi16' | 'gsi17' | 'gsi18' = 'gsi13'): Promise<number[]> {

@@ -11,7 +11,7 @@ import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { keys } from '../../shared/store/keys';
 import { flagsOf, MONTH_RANKED, monthPartition } from '../../shared/store/link-keys';
-import { LinkLists } from '../../shared/store/link-lists';
+import { LIST_PLAN, LinkLists, type ListPlan } from '../../shared/store/link-lists';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
@@ -68,9 +68,9 @@ function inRange(from: string, to: string, fields: Partial<LinkQuery> = {}): Lin
   };
 }
 
-/** The answer, the entries and items it read, and whether gsi19 answered it. */
-async function listed(accountId: number, query: LinkQuery) {
-  const lists = new LinkLists(store, new CountedWrites(store, ulid));
+/** The answer, the entries and items it read, and whether gsi19 answered it (by `plan`'s figures, the usual ones unless told). */
+async function listed(accountId: number, query: LinkQuery, plan: ListPlan = LIST_PLAN) {
+  const lists = new LinkLists(store, new CountedWrites(store, ulid), plan);
   reads.entries = 0;
   reads.messages = 0;
   const answer = await lists.list(accountId, query);
@@ -147,6 +147,36 @@ describe('sort[clickCnt] with a createTs range', () => {
       }),
     );
     expect((month.Items ?? []).map((item) => item.id)).toEqual([blocked.id]);
+  });
+
+  it("reads the months across a year's end, and not a range of more than 12 months or of one bound", async () => {
+    // Prepare: links every 2 hours from 20 December 2025 to late January 2026; month partitions made to look free
+    const start = Date.UTC(2025, 11, 20);
+    const made = links(nextAccount++, 400, 2, (i) => ({ createdAt: new Date(start + i * 2 * HOUR).toISOString() }));
+    const [accountId] = [made[0]?.accountId ?? 0];
+    await seedLinks(store, made);
+    const free: ListPlan = { ...LIST_PLAN, monthEntriesPerRru: 1e12 };
+    const asked: [LinkQuery, number][] = [
+      [inRange('2025-12-28 06:00:00Z', '2026-01-04 18:00:00Z'), 1],
+      [inRange('2025-12-31 23:00:00Z', '2026-01-04 01:00:00Z', { sort: [{ field: 'clickCnt', direction: 'ASC' }] }), 1],
+      [inRange('2025-01-01 00:00:00Z', '2026-01-31 23:59:59Z'), 0],
+      [
+        {
+          createdFrom: new Date('2026-01-10 00:00:00Z'),
+          sort: [{ field: 'clickCnt', direction: 'DESC' }],
+          pagination: { pageSize: 25, currentPage: 1 },
+        },
+        0,
+      ],
+    ];
+
+    for (const [query, months] of asked) {
+      // Act
+      const answer = await listed(accountId, query, free);
+
+      // Assess: the reference's answer, from gsi19 where the range allows it
+      expect({ query, answer: answer.answer, months: answer.months }).toEqual({ query, answer: listLinks(made, query), months });
+    }
   });
 
   it('answers alike for links written before gsi19 once `admin migrate` has placed them', async () => {

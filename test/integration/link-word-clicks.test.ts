@@ -1,6 +1,5 @@
 import { GetCommand, type NativeAttributeValue, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { LinkCodec } from '../../shared/domain/link-code';
 import { type LinkPage, type LinkQuery, listLinks } from '../../shared/domain/link-listing';
 import type { Link } from '../../shared/domain/links';
 import type { PageSize } from '../../shared/domain/paging';
@@ -16,9 +15,9 @@ import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
-import { aLink, anAccount } from '../support/fixtures';
-import { seedLinks, testLinkService } from '../support/link-service';
-import { pagesWhile } from '../support/reader-pages';
+import { anAccount } from '../support/fixtures';
+import { linksByMinute, listUnits, seedLinks, testLinkService } from '../support/link-service';
+import { answeredBy } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -39,7 +38,6 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 let nextId = 1;
 let nextAccount = 1;
 const DESC = { field: 'clickCnt', direction: 'DESC' } as const;
@@ -47,18 +45,9 @@ const ASC = { field: 'clickCnt', direction: 'ASC' } as const;
 
 const service = (on: Store = store) => testLinkService(new IndexedLinksRepository(on));
 
-function links(accountId: number, count: number, fields: (i: number) => Partial<Link>): Link[] {
-  return Array.from({ length: count }, (_, i) => {
-    const id = nextId++;
-    return aLink({ id, accountId, code: codec.encode(id), createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), ...fields(i) });
-  });
-}
+const links = (accountId: number, count: number, fields: (i: number) => Partial<Link>) => linksByMinute(() => nextId++, accountId, count, fields);
 
-async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery): Promise<number> {
-  reads.units = 0;
-  await service().list(account, query);
-  return reads.units;
-}
+const unitsOf = (account: ReturnType<typeof anAccount>, query: LinkQuery) => listUnits(service(), reads, account, query);
 
 async function stored(key: { pk: string; sk: string }) {
   return (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item ?? {};
@@ -79,17 +68,8 @@ async function partition(word: string, link: Link): Promise<number[]> {
 }
 
 /** The answers to `asked`, and how many came from gsi14. */
-async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: LinkPage[]; pages: number }> {
-  const answers: LinkPage[] = [];
-  const pages = await pagesWhile(
-    LinkWordSorts,
-    (reader) => reader.pages,
-    async () => {
-      for (const query of asked) answers.push(await service().list(account, query));
-    },
-  );
-  return { answers, pages };
-}
+const answered = (account: ReturnType<typeof anAccount>, asked: LinkQuery[]) =>
+  answeredBy(LinkWordSorts, asked, (query) => service().list(account, query));
 
 function expectReference(asked: LinkQuery[], answers: LinkPage[], made: Link[]): void {
   for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(made, query) });

@@ -13,9 +13,9 @@ import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
-import { aLink, anAccount } from '../support/fixtures';
-import { seedLinks, testCodec, testLinkService } from '../support/link-service';
-import { pagesWhile } from '../support/reader-pages';
+import { anAccount } from '../support/fixtures';
+import { linksByMinute, listUnits, seedLinks, testLinkService } from '../support/link-service';
+import { answeredBy } from '../support/reader-pages';
 import { observeReadUnits } from '../support/store-calls';
 
 /**
@@ -47,26 +47,20 @@ const service = () => testLinkService(new IndexedLinksRepository(store));
 const page = (pageSize: number, currentPage: number) => ({ pageSize: pageSize as PageSize, currentPage });
 const sorted = (field: LinkSortField, direction: 'ASC' | 'DESC') => [{ field, direction }];
 
-function links(accountId: number, count: number, fields: (i: number) => Partial<Link>): Link[] {
-  return Array.from({ length: count }, (_, i) => {
-    const id = nextId++;
-    return aLink({
-      id,
-      accountId,
-      code: testCodec.encode(id),
+/** Links a minute apart, with full links and expiration dates of a few shapes. */
+const links = (accountId: number, count: number, fields: (i: number) => Partial<Link>) =>
+  linksByMinute(
+    () => nextId++,
+    accountId,
+    count,
+    (i) => ({
       fullLink: `https://shop.test/${(i * 7919) % 1009}/${i % 3 ? 'x' : 'y'}`,
       expirationDate: DATES[i % DATES.length] ?? null,
-      createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(),
       ...fields(i),
-    });
-  });
-}
+    }),
+  );
 
-async function unitsOf(account: ReturnType<typeof anAccount>, query: LinkQuery): Promise<number> {
-  reads.units = 0;
-  await service().list(account, query);
-  return reads.units;
-}
+const unitsOf = (account: ReturnType<typeof anAccount>, query: LinkQuery) => listUnits(service(), reads, account, query);
 
 async function stored(key: { pk: string; sk: string }) {
   return (await store.db.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }))).Item ?? {};
@@ -86,17 +80,8 @@ async function partition(field: (typeof FIELDS)[number], word: string, link: Lin
 }
 
 /** The answers to `asked`, and how many came from the word-level indexes. */
-async function answered(account: ReturnType<typeof anAccount>, asked: LinkQuery[]): Promise<{ answers: LinkPage[]; pages: number }> {
-  const answers: LinkPage[] = [];
-  const pages = await pagesWhile(
-    LinkWordSorts,
-    (reader) => reader.pages,
-    async () => {
-      for (const query of asked) answers.push(await service().list(account, query));
-    },
-  );
-  return { answers, pages };
-}
+const answered = (account: ReturnType<typeof anAccount>, asked: LinkQuery[]) =>
+  answeredBy(LinkWordSorts, asked, (query) => service().list(account, query));
 
 function expectReference(asked: LinkQuery[], answers: LinkPage[], made: Link[]): void {
   for (const [i, query] of asked.entries()) expect({ query, answer: answers[i] }).toEqual({ query, answer: listLinks(made, query) });

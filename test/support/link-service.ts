@@ -1,10 +1,13 @@
 import { BatchWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { Account } from '../../shared/domain/accounts';
 import { LinkCache } from '../../shared/domain/link-cache';
 import { LinkCodec } from '../../shared/domain/link-code';
+import type { LinkQuery } from '../../shared/domain/link-listing';
 import { LinkService, type LinkStore } from '../../shared/domain/link-service';
 import type { Link } from '../../shared/domain/links';
 import type { Store } from '../../shared/store/client';
 import { linkCreation } from '../../shared/store/links-repo';
+import { aLink } from './fixtures';
 
 /** The code secret the store tests encode links with. */
 export const testCodec = new LinkCodec('a-link-code-secret-of-32-characters!');
@@ -48,4 +51,19 @@ export async function seedLinks(store: Store, made: Link[], asBefore = (items: I
     const chunk = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     await store.db.send(new BatchWriteCommand({ RequestItems: { [store.tableName]: chunk } }));
   }
+}
+
+/** `count` links of an account made a minute apart from 1 October 2026, ids from `nextId`, `fields(i)` over the defaults. */
+export function linksByMinute(nextId: () => number, accountId: number, count: number, fields: (i: number) => Partial<Link>): Link[] {
+  return Array.from({ length: count }, (_, i) => {
+    const id = nextId();
+    return aLink({ id, accountId, code: testCodec.encode(id), createdAt: new Date(Date.UTC(2026, 9, 1) + i * 60_000).toISOString(), ...fields(i) });
+  });
+}
+
+/** The read units `service` consumes answering Link/List, as `reads` (observeReadUnits) sums them. */
+export async function listUnits(service: LinkService, reads: { units: number }, account: Account, query: LinkQuery): Promise<number> {
+  reads.units = 0;
+  await service.list(account, query);
+  return reads.units;
 }

@@ -29,3 +29,20 @@ export async function pagesWhile<R extends Reader>(
   }
   return moved;
 }
+
+/** The answers of `list` to each query of `asked`, in order, and how many of them `type` answered (its `pages`). */
+export async function answeredBy<R extends Reader & { pages: number }, Q, A>(
+  type: { prototype: R },
+  asked: Q[],
+  list: (query: Q) => Promise<A>,
+): Promise<{ answers: A[]; pages: number }> {
+  const answers: A[] = [];
+  const pages = await pagesWhile(
+    type,
+    (reader) => reader.pages,
+    async () => {
+      for (const query of asked) answers.push(await list(query));
+    },
+  );
+  return { answers, pages };
+}
