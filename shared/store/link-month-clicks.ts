@@ -1,9 +1,11 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkSortField } from '../domain/link-listing';
 import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import { instantCondition } from './index-query';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
+import { keys } from './keys';
 import { type Flags, monthPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
 import { migrationCompleted } from './migration-progress';
@@ -25,9 +27,10 @@ export interface MonthPlan {
  * projected creation time. "The most clicked links created last week" reads about the page
  * times a month over a week, where gsi3 read the whole account's order kept to the week (the
  * page times the account over the week's links). Links are assumed spread evenly over time to
- * ask each partition for its share; the reader paces the rest. Relied on only once the
- * migration has completed (every link in gsi19); without both bounds (the months are not
- * known) or past MAX_MONTHS months, undefined: the planner reads the other ways.
+ * ask each partition for its share; the reader paces the rest. A range of one bound is closed
+ * at the account's oldest or newest link (one entry of gsi1). Relied on only once the
+ * migration has completed (every link in gsi19); past MAX_MONTHS months, undefined: the
+ * planner reads the other ways.
  */
 export class LinkMonthClicks {
   /** Pages answered from gsi19, for tests that check the path is taken. */
@@ -48,12 +51,16 @@ export class LinkMonthClicks {
     query: { flags: Flags[]; perFlag: number[]; from?: Date; to?: Date; order: SortOrder<LinkSortField> },
     page: { offset: number; take: number; total: number },
   ): Promise<MonthPlan | undefined> {
-    const { flags, perFlag, from, to, order } = query;
-    if (!from || !to || order[0]?.field !== 'clickCnt') return undefined;
-    const months = monthsOf(from, to);
-    if (months.length > MAX_MONTHS) return undefined;
+    const { flags, perFlag, order } = query;
+    if ((!query.from && !query.to) || order[0]?.field !== 'clickCnt') return undefined;
+    if (query.from && query.to && monthsOf(query.from, query.to).length > MAX_MONTHS) return undefined;
     this.#ready ||= await migrationCompleted(this.store);
     if (!this.#ready) return undefined;
+    const from = query.from ?? (await this.#newest(accountId, false));
+    const to = query.to ?? (await this.#newest(accountId, true));
+    if (!from || !to) return undefined;
+    const months = monthsOf(from, to);
+    if (months.length > MAX_MONTHS) return undefined;
     const all = Math.max(
       1,
       perFlag.reduce((sum, n) => sum + n, 0),
@@ -82,6 +89,23 @@ export class LinkMonthClicks {
         return this.lists.ordered(ranges, order, { ...page, keep: createdWithin(from, to) });
       },
     };
+  }
+
+  /** The creation time of the account's newest link (or, `newest` false, its oldest): the first entry of gsi1 from that end. */
+  async #newest(accountId: number, newest: boolean): Promise<Date | undefined> {
+    const { Items } = await this.store.db.send(
+      new QueryCommand({
+        TableName: this.store.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.accountLinks(accountId) },
+        ProjectionExpression: 'createdAt',
+        ScanIndexForward: !newest,
+        Limit: 1,
+      }),
+    );
+    const createdAt = Items?.[0]?.createdAt;
+    return typeof createdAt === 'string' ? new Date(createdAt) : undefined;
   }
 }
 

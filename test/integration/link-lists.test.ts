@@ -382,7 +382,22 @@ it.each([1, 2])(
           pageSize: 2,
           currentPage: i % 2,
         }));
-        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks, ...byWordSorts, ...rangedClicks]) {
+        // And of one bound, closed at the account's newest or oldest link.
+        const oneBound = [
+          {
+            createdFrom: second(INSTANTS[3] as string),
+            sort: [{ field: 'clickCnt' as const, direction: 'DESC' as const }],
+            pageSize: 2,
+            currentPage: 0,
+          },
+          {
+            createdTo: second(INSTANTS[2] as string),
+            sort: [{ field: 'clickCnt' as const, direction: 'ASC' as const }],
+            pageSize: 2,
+            currentPage: 1,
+          },
+        ];
+        for (const { pageSize, currentPage, ...rest } of [...asked, ...alone, ...ranged, ...byClicks, ...byWordSorts, ...rangedClicks, ...oneBound]) {
           const query: LinkQuery = { ...rest, pagination: { pageSize: pageSize as PageSize, currentPage } };
           for (const account of accounts) {
             const expected = listLinks(

@@ -149,7 +149,7 @@ describe('sort[clickCnt] with a createTs range', () => {
     expect((month.Items ?? []).map((item) => item.id)).toEqual([blocked.id]);
   });
 
-  it("reads the months across a year's end, and not a range of more than 12 months or of one bound", async () => {
+  it("reads the months across a year's end and of a range of one bound, and not a range of more than 12 months", async () => {
     // Prepare: links every 2 hours from 20 December 2025 to late January 2026; month partitions made to look free
     const start = Date.UTC(2025, 11, 20);
     const made = links(nextAccount++, 400, 2, (i) => ({ createdAt: new Date(start + i * 2 * HOUR).toISOString() }));
@@ -160,13 +160,22 @@ describe('sort[clickCnt] with a createTs range', () => {
       [inRange('2025-12-28 06:00:00Z', '2026-01-04 18:00:00Z'), 1],
       [inRange('2025-12-31 23:00:00Z', '2026-01-04 01:00:00Z', { sort: [{ field: 'clickCnt', direction: 'ASC' }] }), 1],
       [inRange('2025-01-01 00:00:00Z', '2026-01-31 23:59:59Z'), 0],
+      // One bound: closed at the account's newest or oldest link.
       [
         {
           createdFrom: new Date('2026-01-10 00:00:00Z'),
           sort: [{ field: 'clickCnt', direction: 'DESC' }],
           pagination: { pageSize: 25, currentPage: 1 },
         },
-        0,
+        1,
+      ],
+      [
+        {
+          createdTo: new Date('2025-12-25 00:00:00Z'),
+          sort: [{ field: 'clickCnt', direction: 'ASC' }],
+          pagination: { pageSize: 25, currentPage: 0 },
+        },
+        1,
       ],
     ];
 
