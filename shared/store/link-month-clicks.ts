@@ -53,11 +53,10 @@ export class LinkMonthClicks {
   ): Promise<MonthPlan | undefined> {
     const { flags, perFlag, order } = query;
     if ((!query.from && !query.to) || order[0]?.field !== 'clickCnt') return undefined;
-    if (query.from && query.to && monthsOf(query.from, query.to).length > MAX_MONTHS) return undefined;
     this.#ready ||= await migrationCompleted(this.store);
     if (!this.#ready) return undefined;
-    const from = query.from ?? (await this.#newest(accountId, false));
-    const to = query.to ?? (await this.#newest(accountId, true));
+    const from = query.from ?? (await this.#createdAtEnd(accountId, 'oldest'));
+    const to = query.to ?? (await this.#createdAtEnd(accountId, 'newest'));
     if (!from || !to) return undefined;
     const months = monthsOf(from, to);
     if (months.length > MAX_MONTHS) return undefined;
@@ -91,8 +90,8 @@ export class LinkMonthClicks {
     };
   }
 
-  /** The creation time of the account's newest link (or, `newest` false, its oldest): the first entry of gsi1 from that end. */
-  async #newest(accountId: number, newest: boolean): Promise<Date | undefined> {
+  /** The creation time of the account's oldest or newest link: the first entry of gsi1 from that end. */
+  async #createdAtEnd(accountId: number, end: 'oldest' | 'newest'): Promise<Date | undefined> {
     const { Items } = await this.store.db.send(
       new QueryCommand({
         TableName: this.store.tableName,
@@ -100,7 +99,7 @@ export class LinkMonthClicks {
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.accountLinks(accountId) },
         ProjectionExpression: 'createdAt',
-        ScanIndexForward: !newest,
+        ScanIndexForward: end === 'oldest',
         Limit: 1,
       }),
     );
@@ -112,17 +111,11 @@ export class LinkMonthClicks {
 /** The UTC months [from, to] touches, each with its first instant and the next month's (ms). */
 function monthsOf(from: Date, to: Date): { month: string; start: number; end: number }[] {
   const months = [];
-  let year = from.getUTCFullYear();
-  let month = from.getUTCMonth();
-  for (;;) {
-    const start = Date.UTC(year, month, 1);
-    if (start > to.getTime() || months.length > MAX_MONTHS) return months;
-    const end = Date.UTC(year, month + 1, 1);
-    months.push({ month: new Date(start).toISOString().slice(0, 7), start, end });
-    month++;
-    if (month === 12) {
-      year++;
-      month = 0;
-    }
+  // Date.UTC carries a month past December into the next year.
+  for (let month = from.getUTCMonth(); months.length <= MAX_MONTHS; month++) {
+    const start = Date.UTC(from.getUTCFullYear(), month, 1);
+    if (start > to.getTime()) break;
+    months.push({ month: new Date(start).toISOString().slice(0, 7), start, end: Date.UTC(from.getUTCFullYear(), month + 1, 1) });
   }
+  return months;
 }
