@@ -471,6 +471,7 @@ async function main(): Promise<void> {
     return [ts(from), ts(to)] as const;
   };
   const [weekFrom, weekTo] = window(7);
+  const [fiveMonthsFrom] = window(150);
 
   try {
     const sections: { title: string; rows: Row[] }[] = [];
@@ -553,6 +554,11 @@ async function main(): Promise<void> {
         'criteria[createTsTo]': weekTo,
         'sort[clickCnt]': 'DESC',
       }));
+      // A long range: its total adds up every day's counter item in it.
+      await list('createTsFrom/To (five months)', () => ({ 'criteria[createTsFrom]': fiveMonthsFrom, 'criteria[createTsTo]': weekTo }));
+      // One bound: the range closed at the account's newest link (about five weeks) or oldest (about five months).
+      await list('createTsFrom (5 weeks) + sort[clickCnt]=DESC', () => ({ 'criteria[createTsFrom]': weekFrom, 'sort[clickCnt]': 'DESC' }));
+      await list('createTsTo (5 months) + sort[clickCnt]=ASC', () => ({ 'criteria[createTsTo]': weekTo, 'sort[clickCnt]': 'ASC' }));
       await list('first page of 100', () => ({ 'pagination[pageSize]': '100' }));
       await list('last page of 100', (account) => lastPage(account, 'Link/List', {}));
       await list('criteria[query]: exact code', (account) => ({ 'criteria[query]': samples.get(account.id)!.code }));
@@ -632,6 +638,16 @@ async function main(): Promise<void> {
       for (const range of ['campaignCreateTs', 'campaignSentTs', 'startSendTs', 'statusUpdateTs']) {
         await list(`${range}From/To (one week)`, () => ({ [`criteria[${range}From]`]: weekFrom, [`criteria[${range}To]`]: weekTo }));
       }
+      // Long ranges: their totals add up every day's counter item in them.
+      await list('campaignCreateTsFrom/To (five months)', () => ({
+        'criteria[campaignCreateTsFrom]': fiveMonthsFrom,
+        'criteria[campaignCreateTsTo]': weekTo,
+      }));
+      await list('status=DELIVRD + statusUpdateTs five months', () => ({
+        'criteria[status]': 'DELIVRD',
+        'criteria[statusUpdateTsFrom]': fiveMonthsFrom,
+        'criteria[statusUpdateTsTo]': weekTo,
+      }));
       // A creation week with another criterion (one key range of its index: message-time-criteria.ts) or a sort.
       const createdWeek = { 'criteria[campaignCreateTsFrom]': weekFrom, 'criteria[campaignCreateTsTo]': weekTo };
       await list('from=Alerts + campaignCreateTs week', () => ({ 'criteria[from]': 'Alerts', ...createdWeek }));
