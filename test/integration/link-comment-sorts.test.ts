@@ -16,11 +16,10 @@ import { linkUpgrade } from '../../shared/store/link-migration';
 import { linkCreation } from '../../shared/store/links-repo';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
-import { startTestStore } from '../support/dynamo';
 import { anAccount } from '../support/fixtures';
 import { linksByMinute, listUnits, seedLinks, testLinkService } from '../support/link-service';
 import { pagesWhile } from '../support/reader-pages';
-import { observeReadUnits } from '../support/store-calls';
+import { useObservedStore } from '../support/store-calls';
 
 /**
  * `criteria[query]` by clickCnt, expirationDate, code and fullLink from the comments'
@@ -31,14 +30,11 @@ import { observeReadUnits } from '../support/store-calls';
  */
 
 let store: Store;
-let close: () => Promise<void>;
 /** Read units of every call from now on, as DynamoDB (here dynalite) reports them. */
 let reads: { units: number };
-beforeAll(async () => {
-  ({ store, close } = await startTestStore());
-  reads = observeReadUnits(store);
+useObservedStore((started) => {
+  ({ store, reads } = started);
 });
-afterAll(() => close());
 
 const CAMPAIGN = 'Black Friday 2026';
 let nextId = 1;

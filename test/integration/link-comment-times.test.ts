@@ -9,11 +9,10 @@ import type { Store } from '../../shared/store/client';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { commentPartition, flagsOf } from '../../shared/store/link-keys';
-import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { seedLinks, testLinkService } from '../support/link-service';
 import { pagesWhile } from '../support/reader-pages';
-import { observeReadUnits } from '../support/store-calls';
+import { useObservedStore } from '../support/store-calls';
 
 /**
  * `criteria[query]` in creation order with a createTs range, from the matching comments' gsi15
@@ -23,14 +22,11 @@ import { observeReadUnits } from '../support/store-calls';
  */
 
 let store: Store;
-let close: () => Promise<void>;
 /** Read units of every call from now on, as DynamoDB (here dynalite) reports them. */
 let reads: { units: number };
-beforeAll(async () => {
-  ({ store, close } = await startTestStore());
-  reads = observeReadUnits(store);
+useObservedStore((started) => {
+  ({ store, reads } = started);
 });
-afterAll(() => close());
 
 const codec = new LinkCodec('a-link-code-secret-of-32-characters!');
 const CAMPAIGN = 'Black Friday 2026 subscriptions';

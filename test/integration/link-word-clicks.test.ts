@@ -14,11 +14,10 @@ import { linkUpgrade } from '../../shared/store/link-migration';
 import { LinkWordSorts } from '../../shared/store/link-word-sorts';
 import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
-import { startTestStore } from '../support/dynamo';
 import { anAccount } from '../support/fixtures';
 import { linksByMinute, listUnits, seedLinks, testLinkService } from '../support/link-service';
 import { answeredBy } from '../support/reader-pages';
-import { observeReadUnits } from '../support/store-calls';
+import { useObservedStore } from '../support/store-calls';
 
 /**
  * `criteria[query]` of one word by clickCnt from its words' gsi14 partitions
@@ -29,14 +28,11 @@ import { observeReadUnits } from '../support/store-calls';
  */
 
 let store: Store;
-let close: () => Promise<void>;
 /** Read units of every call from now on, as DynamoDB (here dynalite) reports them. */
 let reads: { units: number };
-beforeAll(async () => {
-  ({ store, close } = await startTestStore());
-  reads = observeReadUnits(store);
+useObservedStore((started) => {
+  ({ store, reads } = started);
 });
-afterAll(() => close());
 
 let nextId = 1;
 let nextAccount = 1;

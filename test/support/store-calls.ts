@@ -1,5 +1,6 @@
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { Store } from '../../shared/store/client';
+import { startTestStore } from './dynamo';
 
 export interface StoreCall {
   /** The DynamoDB operation, e.g. `GetItemCommand`. */
@@ -70,4 +71,18 @@ export function observeReadUnits(store: Store): { units: number } {
     { step: 'initialize', name: 'observeReadUnits' },
   );
   return seen;
+}
+
+/**
+ * A test store for the file's tests: started before them, its read units observed from then
+ * on (observeReadUnits), closed after them; `use` receives both once started.
+ */
+export function useObservedStore(use: (started: { store: Store; reads: { units: number } }) => void): void {
+  let close = async () => {};
+  beforeAll(async () => {
+    const started = await startTestStore();
+    close = started.close;
+    use({ store: started.store, reads: observeReadUnits(started.store) });
+  });
+  afterAll(() => close());
 }
