@@ -280,6 +280,8 @@ afterAll(() => {
 
 // 26 generated accounts in two tests of 13: one of 25 ran past five minutes on a loaded 2-core machine.
 // The covering pairs come first, some in each test, so that every path is reached on every run.
+// Each test takes about 30 s here; a CI run measured one past 300 s, with a counted change held past its
+// lease (the machine stalled), so the limit is ten minutes: what is checked is the answers, not the time.
 it.each([1, 2])(
   'answers every criterion, sort and page as the reference rules do (%i of 2)',
   async (part) => {
@@ -458,7 +460,7 @@ it.each([1, 2])(
       { numRuns: 13, examples: COVERING.filter((_, i) => i % 2 === part - 1) },
     );
   },
-  300_000,
+  600_000,
 );
 
 it('orders full links by UTF-8 bytes where UTF-16 disagrees, with a second sort field over the ties', async () => {
