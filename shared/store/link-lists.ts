@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { compareLinks, createdBounds, DEFAULT_LINK_ORDER, type LinkPage, type LinkSortField } from '../domain/link-listing';
 import type { LinkListQuery } from '../domain/link-service';
 import type { Link } from '../domain/links';
@@ -33,10 +32,6 @@ export interface ListPlan {
 }
 
 export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemPages: 6 };
-
-const DAY_MS = 24 * 60 * 60_000;
-/** A createTs range longer than this may be counted as the totals less the days outside it. */
-const COMPLEMENT_AFTER_MS = 31 * DAY_MS;
 
 /**
  * Link/List from the indexes (docs/data-model.md, 4.1 and 4.4): a planner that picks the
@@ -252,54 +247,9 @@ export class LinkLists {
     return flags.map((f) => cells[f] ?? 0);
   }
 
-  /**
-   * The account's links with the given flags, created within [from, to] when given: from the
-   * counters and the edges. The day counter items of the range are read, a Query over its
-   * days; for a range longer than a month that leaves out fewer days of the account's life
-   * (its oldest to its newest link, one gsi1 entry each), the totals less the days outside
-   * it, which count the same links.
-   */
+  /** The account's links with the given flags, created within [from, to] when given: from the counters and the edges. */
   async count(accountId: number, flags: Flags[], from?: Date, to?: Date): Promise<number> {
-    const all = async () => (await this.flagCounts(accountId, flags)).reduce((sum, n) => sum + n, 0);
-    if (!from && !to) return all();
-    const span = (to?.getTime() ?? Date.now()) - (from?.getTime() ?? 0);
-    if (span > COMPLEMENT_AFTER_MS) {
-      const [oldest, newest] = await Promise.all([this.createdAtEnd(accountId, 'oldest'), this.createdAtEnd(accountId, 'newest')]);
-      if (!oldest || !newest) return 0;
-      const before = from && from > oldest ? from.getTime() - oldest.getTime() : 0;
-      const after = to && to < newest ? newest.getTime() - to.getTime() : 0;
-      const inside = Math.min(to?.getTime() ?? Infinity, newest.getTime()) - Math.max(from?.getTime() ?? 0, oldest.getTime());
-      if (before + after + 2 * DAY_MS < inside) {
-        const outside = await Promise.all([
-          all(),
-          before > 0 && from ? this.#countDays(accountId, flags, undefined, new Date(from.getTime() - 1)) : 0,
-          after > 0 && to ? this.#countDays(accountId, flags, new Date(to.getTime() + 1), undefined) : 0,
-        ]);
-        return outside[0] - outside[1] - outside[2];
-      }
-    }
-    return this.#countDays(accountId, flags, from, to);
-  }
-
-  /** The creation time of the account's oldest or newest link (deleted ones included): the first entry of gsi1 from that end. */
-  async createdAtEnd(accountId: number, end: 'oldest' | 'newest'): Promise<Date | undefined> {
-    const { Items } = await this.store.db.send(
-      new QueryCommand({
-        TableName: this.store.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.accountLinks(accountId) },
-        ProjectionExpression: 'createdAt',
-        ScanIndexForward: end === 'oldest',
-        Limit: 1,
-      }),
-    );
-    const createdAt = Items?.[0]?.createdAt;
-    return typeof createdAt === 'string' ? new Date(createdAt) : undefined;
-  }
-
-  /** Links created within [from, to] (either open) with the flags: the day items' hour cells and the edge hours. */
-  #countDays(accountId: number, flags: Flags[], from?: Date, to?: Date): Promise<number> {
+    if (!from && !to) return (await this.flagCounts(accountId, flags)).reduce((sum, n) => sum + n, 0);
     return countByHours(this.counted, {
       pk: linkCounts.pk(accountId),
       daySk: linkCounts.daySk,

@@ -1,9 +1,11 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { LinkSortField } from '../domain/link-listing';
 import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import { instantCondition } from './index-query';
 import { EXPECT_MARGIN, type IndexRange } from './index-reader';
+import { keys } from './keys';
 import { type Flags, monthPartition } from './link-keys';
 import { createdWithin, type LinkLists } from './link-lists';
 import { migrationCompleted } from './migration-progress';
@@ -53,8 +55,8 @@ export class LinkMonthClicks {
     if ((!query.from && !query.to) || order[0]?.field !== 'clickCnt') return undefined;
     this.#ready ||= await migrationCompleted(this.store);
     if (!this.#ready) return undefined;
-    const from = query.from ?? (await this.lists.createdAtEnd(accountId, 'oldest'));
-    const to = query.to ?? (await this.lists.createdAtEnd(accountId, 'newest'));
+    const from = query.from ?? (await this.#createdAtEnd(accountId, 'oldest'));
+    const to = query.to ?? (await this.#createdAtEnd(accountId, 'newest'));
     if (!from || !to) return undefined;
     const months = monthsOf(from, to);
     if (months.length > MAX_MONTHS) return undefined;
@@ -86,6 +88,23 @@ export class LinkMonthClicks {
         return this.lists.ordered(ranges, order, { ...page, keep: createdWithin(from, to) });
       },
     };
+  }
+
+  /** The creation time of the account's oldest or newest link: the first entry of gsi1 from that end. */
+  async #createdAtEnd(accountId: number, end: 'oldest' | 'newest'): Promise<Date | undefined> {
+    const { Items } = await this.store.db.send(
+      new QueryCommand({
+        TableName: this.store.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.accountLinks(accountId) },
+        ProjectionExpression: 'createdAt',
+        ScanIndexForward: end === 'oldest',
+        Limit: 1,
+      }),
+    );
+    const createdAt = Items?.[0]?.createdAt;
+    return typeof createdAt === 'string' ? new Date(createdAt) : undefined;
   }
 }
 
