@@ -48,7 +48,7 @@ export class LinkLists {
 
   constructor(
     private readonly store: Store,
-    readonly counted: CountedWrites,
+    counted: CountedWrites,
     readonly plan: ListPlan = LIST_PLAN,
   ) {
     this.counts = new LinkCounts(store, counted);

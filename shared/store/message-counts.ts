@@ -16,8 +16,9 @@ export interface CountedParts {
  * The counter additions that take a message from `before` (absent: not counted yet) to
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
  * last updated in on the per-day items (for each of those hours also the hour's cell of its
- * status), its cells of status, campaign status and sender combined (comboCells), its text's
- * counter and its number's (`counted` says which of those five `before` is in already). A message's text and number are set at creation,
+ * status) and the day on the per-month items (likewise), its cells of status, campaign
+ * status and sender combined (comboCells), its text's counter and its number's (`counted`
+ * says which of those six `before` is in already). A message's text and number are set at creation,
  * so only a creation, or the one change that first counts a message written before those
  * counters, writes them.
  */
