@@ -3,16 +3,13 @@ import type { Link } from '../domain/links';
 import type { Key } from './keys';
 import { type Flags, flagsOf } from './link-keys';
 
-/** Counter items: the account's links by flags, by UTC hour of creation per day, and by UTC day of creation per month. */
+/** Counter items: the account's links by flags, and by UTC hour of creation per day. */
 export const linkCounts = {
   pk: (accountId: number) => `ACCOUNT#${accountId}#COUNTS`,
   all: (accountId: number): Key => ({ pk: linkCounts.pk(accountId), sk: 'LINKS' }),
   daySk: (day: string) => `LINKS#D#${day}`,
   day: (accountId: number, day: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.daySk(day) }),
   hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
-  monthSk: (month: string /* YYYY-MM */) => `LINKS#M#${month}`,
-  month: (accountId: number, month: string): Key => ({ pk: linkCounts.pk(accountId), sk: linkCounts.monthSk(month) }),
-  dayCell: (day: string /* '01'..'31' */, flags: Flags) => `d${day}${flags}`,
   /** The links with a comment word starting with `prefix` (at most MAX_COUNTED_PREFIX characters), a cell per flags. */
   prefix: (accountId: number, prefix: string): Key => ({ pk: linkCounts.pk(accountId), sk: `LINKS#W#${prefix}` }),
   /** Where the distinct-comment counters start. */
@@ -37,14 +34,12 @@ export const linkCounts = {
 export interface CountedParts {
   words: boolean;
   comment: boolean;
-  months: boolean;
 }
-const EVERY_PART: CountedParts = { words: true, comment: true, months: true };
+const EVERY_PART: CountedParts = { words: true, comment: true };
 
 /**
  * The counter additions a link makes (sign 1) or takes back (sign −1): its flags in the
- * totals and in its creation hour; unless `parts.months` is false (a link written before the
- * month items were kept), in its creation day on its month's item; unless `parts.words` is false (a link whose word starts
+ * totals and in its creation hour; unless `parts.words` is false (a link whose word starts
  * were never counted), under each start of its comment's words; unless `parts.comment` is
  * false, under its comment, once under each of its words (a comment without words has no counter).
  */
@@ -57,9 +52,6 @@ export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = 
   return [
     { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
     { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
-    ...(parts.months
-      ? [{ key: linkCounts.month(link.accountId, day.slice(0, 7)), add: { [linkCounts.dayCell(day.slice(8, 10), flags)]: sign } }]
-      : []),
     ...(parts.words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
     ...words.map((word) => ({ key: linkCounts.comment(link.accountId, word, normalised), add: { [flags]: sign } })),
   ];

@@ -79,12 +79,6 @@ export const WORDS_RANKED = 2;
  * written before gsi19 lack it; their next change, or `admin migrate`, sets both (link-writes.ts).
  */
 export const MONTH_RANKED = 1;
-/**
- * `monthsCounted` on a link item: it is in the cell of its creation day on its month's counter
- * item (`LINKS#M#<month>`, link-counts.ts). Links written before those items lack it; their
- * next change, or `admin migrate`, counts them there (link-writes.ts).
- */
-export const MONTHS_COUNTED = 1;
 /** What a click count is multiplied by in gsi3's key: ids have at most 15 digits. */
 export const CLICK_KEY_SCALE = 10n ** 15n;
 export const NO_EXPIRATION = '0000-00-00';
@@ -195,7 +189,6 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     commentRanked: COMMENT_RANKED,
     wordsRanked: WORDS_RANKED,
     monthRanked: MONTH_RANKED,
-    monthsCounted: MONTHS_COUNTED,
   };
 }
 

@@ -4,13 +4,14 @@ import type { Link } from '../domain/links';
 import type { SortOrder } from '../domain/paging';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
 import { instantCondition } from './index-query';
 import { countRanges, type Entry, EXPECT_MARGIN, type IndexRange, readMerged, readPage, type SortValue, scanRanges } from './index-reader';
 import { keys } from './keys';
 import { readLinks, withClickItems } from './link-clicks';
+import { linkCounts } from './link-counts';
 import { entryId, type Flags, flagsMatching, LINK_SCHEMA, linkPartition, onceEach, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkMonthClicks } from './link-month-clicks';
-import { LinkCounts } from './link-range-counts';
 import { LinkSearch } from './link-search';
 import { compareSortValues } from './sort-order';
 import { sortKeyNamed } from './table';
@@ -44,14 +45,12 @@ export const LIST_PLAN: ListPlan = { entriesPerRru: 55, wholeItemPages: 6 };
 export class LinkLists {
   readonly #search: LinkSearch;
   readonly months: LinkMonthClicks;
-  readonly counts: LinkCounts;
 
   constructor(
     private readonly store: Store,
-    counted: CountedWrites,
+    private readonly counted: CountedWrites,
     readonly plan: ListPlan = LIST_PLAN,
   ) {
-    this.counts = new LinkCounts(store, counted);
     this.#search = new LinkSearch(store, this);
     this.months = new LinkMonthClicks(store, this);
   }
@@ -61,7 +60,7 @@ export class LinkLists {
     const flags = flagsMatching(query.status, query.moderatorStatus);
     const { from, to } = createdBounds(query);
     if (from && to && from > to) return { items: [], totalItemCount: 0 };
-    const total = await this.counts.count(accountId, flags, from, to);
+    const total = await this.count(accountId, flags, from, to);
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;
     if (offset >= total) return { items: [], totalItemCount: total };
@@ -89,7 +88,7 @@ export class LinkLists {
 
     const ranges = this.sortRanges(accountId, flags, first.field);
     if (!from && !to) return { items: await this.ordered(ranges, order, { offset, take, total }), totalItemCount: total };
-    const perFlag = await this.counts.flagCounts(accountId, flags);
+    const perFlag = await this.flagCounts(accountId, flags);
     const all = perFlag.reduce((sum, n) => sum + n, 0);
     // Reading the sort's order and keeping the range's links reads about (page + nearer end) × all / total
     // entries; reading the range whole reads its links once each (BatchGetItem, ~0.5 RRU a link).
@@ -240,6 +239,29 @@ export class LinkLists {
     if (ids.length === 0) return [];
     const byId = await readLinks(this.store, ids, (item) => !item.deleted && item.schema === LINK_SCHEMA);
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The account's links with each of the flags, from the counters. */
+  async flagCounts(accountId: number, flags: Flags[]): Promise<number[]> {
+    const [cells = {}] = await this.counted.read([linkCounts.all(accountId)], true);
+    return flags.map((f) => cells[f] ?? 0);
+  }
+
+  /** The account's links with the given flags, created within [from, to] when given: from the counters and the edges. */
+  async count(accountId: number, flags: Flags[], from?: Date, to?: Date): Promise<number> {
+    if (!from && !to) return (await this.flagCounts(accountId, flags)).reduce((sum, n) => sum + n, 0);
+    return countByHours(this.counted, {
+      pk: linkCounts.pk(accountId),
+      daySk: linkCounts.daySk,
+      cells: (hour) => flags.map((f) => linkCounts.hourCell(hour, f)),
+      ...(from ? { from } : {}),
+      ...(to ? { to } : {}),
+      countEdge: (edgeFrom, edgeTo) =>
+        countRanges(
+          this.store,
+          flags.map((f) => ({ index: 'gsi7', pk: linkPartition(accountId, f), ...createdKeyRange(edgeFrom, edgeTo) })),
+        ),
+    });
   }
 }
 

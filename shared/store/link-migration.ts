@@ -2,7 +2,7 @@ import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, MONTH_RANKED, MONTHS_COUNTED, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
+import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, MONTH_RANKED, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 import type { ItemUpgrade } from './migration';
 
@@ -25,9 +25,7 @@ import type { ItemUpgrade } from './migration';
  * and one without `wordsRanked` at WORDS_RANKED (none, or 1 from before gsi16–18) its word
  * items put again with their gsi14 place (gsi14pk, its gsi3sk), their copies of its gsi2sk,
  * gsi4sk and gsi5sk (gsi16–18) and that mark. Any link without `monthRanked` (a comment or
- * not) gets its gsi19 partition (gsi19pk, its flags and month of creation) and that mark,
- * and any link without `monthsCounted` its creation day's cell on its month's counter item
- * (the day's count from one item for long createTs ranges) and that mark.
+ * not) gets its gsi19 partition (gsi19pk, its flags and month of creation) and that mark.
  */
 export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
   const writes = new LinkWrites(store, counted, new ClickRanks(store));
@@ -36,13 +34,12 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
       expression:
-        'NOT (#schema = :schema AND wordsCounted = :counted AND monthRanked = :month AND monthsCounted = :months AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
+        'NOT (#schema = :schema AND wordsCounted = :counted AND monthRanked = :month AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
       names: { '#schema': 'schema', '#comment': 'comment' },
       values: {
         ':schema': LINK_SCHEMA,
         ':counted': WORDS_COUNTED,
         ':month': MONTH_RANKED,
-        ':months': MONTHS_COUNTED,
         ':comment': COMMENT_COUNTED,
         ':ranked': COMMENT_RANKED,
         ':words': WORDS_RANKED,
@@ -55,7 +52,6 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
         item.schema === LINK_SCHEMA &&
         item.wordsCounted === WORDS_COUNTED &&
         item.monthRanked === MONTH_RANKED &&
-        item.monthsCounted === MONTHS_COUNTED &&
         ((item.commentCounted === COMMENT_COUNTED && item.commentRanked === COMMENT_RANKED && item.wordsRanked === WORDS_RANKED) || !commented);
       if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';

@@ -104,7 +104,7 @@ export class LinkSearch {
       matched.sort((a, b) => (key(a) < key(b) ? -sign : sign));
       return { items: await this.lists.links(matched.slice(offset, offset + take).map(([id]) => id)), totalItemCount: total };
     }
-    const perFlag = await this.lists.counts.flagCounts(accountId, flags);
+    const perFlag = await this.lists.flagCounts(accountId, flags);
     const all = perFlag.reduce((sum, n) => sum + n, 0);
     const fromEnd = Math.min(offset, total - offset - take);
     const bySort = this.lists.filteredReadCost(fromEnd + take, all, total) + take / 2;

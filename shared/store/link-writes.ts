@@ -14,7 +14,6 @@ import {
   LINK_INDEX_KEYS,
   LINK_SCHEMA,
   linkIndexAttributes,
-  MONTHS_COUNTED,
   WORDS_COUNTED,
   WORDS_RANKED,
   wordItems,
@@ -36,7 +35,6 @@ const STATE_FIELDS = [
   'commentRanked',
   'wordsRanked',
   'monthRanked',
-  'monthsCounted',
   'deleted',
 ] as const;
 /** A link's own fields a change may set or remove. */
@@ -91,11 +89,7 @@ export class LinkWrites {
     const before = fromItem(item);
     const counted = item.schema === LINK_SCHEMA;
     // A link of schema 2 written before the prefix or the comment counters is counted in them by this change.
-    const parts: CountedParts = {
-      words: item.wordsCounted === WORDS_COUNTED,
-      comment: item.commentCounted === COMMENT_COUNTED,
-      months: item.monthsCounted === MONTHS_COUNTED,
-    };
+    const parts: CountedParts = { words: item.wordsCounted === WORDS_COUNTED, comment: item.commentCounted === COMMENT_COUNTED };
     // The word items' gsi14 key: the link's gsi3sk as read (or the first one this write sets).
     const rank = item.gsi3sk ?? linkIndexAttributes(before).gsi3sk;
     const op: CountedOp =

@@ -204,10 +204,6 @@ export const messageCounters = {
   hourCell: (hour: string) => `h${hour}`,
   /** The hour's cell of one status, on the C and U day items (messages created, or last updated, in it with that status now). */
   hourStatusCell: (hour: string, status: MessageStatus) => `h${hour}#st#${status}`,
-  /** Per UTC month, the same counts a cell per day: a long range reads a month's days in one item. */
-  month: (accountId: number, kind: 'C' | 'S' | 'U', month: string /* YYYY-MM */): Key => keys.counts(accountId, `MESSAGES#${kind}#M#${month}`),
-  dayCell: (day: string /* '01'..'31' */) => `d${day}`,
-  dayStatusCell: (day: string, status: MessageStatus) => `d${day}#st#${status}`,
   /** Per exact text (its hash), cell `all`: kept apart from MESSAGES, which a cell per text would grow without end. */
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
   /** Per sender: its messages by status, by campaign status and by both (comboCells). */

@@ -4,10 +4,10 @@ import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
 import { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
 import { campaignStateOfItem } from './message-changes';
 import { combinationOnly, MessageCombinations, sortRange } from './message-combos';
-import { MessageHourCounts } from './message-hour-counts';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import {
@@ -58,7 +58,6 @@ export class IndexedMessageLists implements MessageLists {
     readonly combinations = new MessageCombinations(store, counted),
     readonly statusTimes = new MessageStatusTimes(store, counted, timeRanges),
     readonly timeCriteria = new MessageTimeCriteria(store, counted),
-    readonly hourCounts = new MessageHourCounts(store, counted),
   ) {}
 
   async list(accountId: number, query: MessageQuery): Promise<MessageListing> {
@@ -198,14 +197,14 @@ export class IndexedMessageLists implements MessageLists {
   /** A time range's total: whole hours from the per-day counters, the edges counted from the index. */
   #hours(accountId: number, kind: 'C' | 'S' | 'U', range: (accountId: number, from?: Date, to?: Date) => IndexRange, from?: Date, to?: Date) {
     return () =>
-      this.hourCounts.count(
-        accountId,
-        kind,
-        undefined,
-        (edgeFrom, edgeTo) => countRanges(this.store, [range(accountId, edgeFrom, edgeTo)]),
-        from,
-        to,
-      );
+      countByHours(this.counted, {
+        pk: messageCounters.all(accountId).pk,
+        daySk: (day) => messageCounters.day(accountId, kind, day).sk,
+        cells: (hour) => [messageCounters.hourCell(hour)],
+        ...(from && { from }),
+        ...(to && { to }),
+        countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [range(accountId, edgeFrom, edgeTo)]),
+      });
   }
 
   /**

@@ -11,8 +11,7 @@ import type { ItemUpgrade } from './migration';
  * schema 2 written before its text's counter was kept (no `textCounted`), or before its
  * number's (no `toCounted`: criteria[to]'s counts), or before the combinations of status,
  * campaign status and sender were (no `combosCounted`), or before the hourly cells per status
- * were (no `statusHoursCounted`) or before the sending hour's were (no `sentStatusCounted`), or
- * before the month items' cells per day were (no `monthsCounted`),
+ * were (no `statusHoursCounted`) or before the sending hour's were (no `sentStatusCounted`),
  * is added to those counters the same way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
@@ -30,7 +29,7 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
     candidates: {
       expression:
         'NOT (#schema = :schema AND textCounted = :one AND toCounted = :one AND combosCounted = :one AND statusHoursCounted = :one' +
-        ' AND sentStatusCounted = :one AND monthsCounted = :one)' +
+        ' AND sentStatusCounted = :one)' +
         ' OR startSendAt < createdAt OR statusUpdatedAt < createdAt',
       names: { '#schema': 'schema' },
       values: { ':schema': MESSAGE_SCHEMA, ':one': 1 },
@@ -43,7 +42,6 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
         item.combosCounted === 1 &&
         item.statusHoursCounted === 1 &&
         item.sentStatusCounted === 1 &&
-        item.monthsCounted === 1 &&
         Object.keys(timesNotBeforeCreation(item)).length === 0;
       if (current) return 'skipped';
       if ((await changes.apply(item, {})) === 'changed') return 'changed';

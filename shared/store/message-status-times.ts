@@ -3,8 +3,8 @@ import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
-import { MessageHourCounts } from './message-hour-counts';
 import { messageCounters, messageRanges } from './message-keys';
 import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
@@ -59,15 +59,12 @@ function rangeOf(query: MessageQuery, kind: RangeKind): [Date | undefined, Date 
 export class MessageStatusTimes {
   /** Whether every message is in the hourly cells per status: the migration has completed (never reverts). */
   #countsComplete = false;
-  readonly #hours: MessageHourCounts;
 
   constructor(
     private readonly store: Store,
     private readonly counted: CountedWrites,
     private readonly timeRanges: MessageTimeRanges,
-  ) {
-    this.#hours = new MessageHourCounts(store, counted);
-  }
+  ) {}
 
   /** The page and its total, or undefined when the query is not of this kind or the cells are not complete yet. */
   async page(accountId: number, query: MessageQuery, offset: number, pageSize: number): Promise<StatusTimePage | undefined> {
@@ -98,11 +95,17 @@ export class MessageStatusTimes {
   #total(accountId: number, kind: RangeKind, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
     // Status is not on gsi2's and gsi4's entries: the part of an hour's sendings or updates is checked on its messages.
     const edgeRange = kind === 'S' ? messageRanges.startSend : messageRanges.statusUpdate;
-    const countEdge = async (edgeFrom: Date, edgeTo: Date) =>
-      kind === 'C'
-        ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
-        : (await this.#checked(edgeRange(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length;
-    return this.#hours.count(accountId, kind, status, countEdge, from, to);
+    return countByHours(this.counted, {
+      pk: messageCounters.all(accountId).pk,
+      daySk: (day) => messageCounters.day(accountId, kind, day).sk,
+      cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
+      ...(from && { from }),
+      ...(to && { to }),
+      countEdge: async (edgeFrom, edgeTo) =>
+        kind === 'C'
+          ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
+          : (await this.#checked(edgeRange(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
+    });
   }
 
   /**

@@ -17,17 +17,9 @@ const END = Date.parse('2026-11-25T02:00:00Z');
 const PK = 'ACCOUNT#9#COUNTS';
 const daySk = (day: string) => `T#D#${day}`;
 const cells = (hour: string) => [`h${hour}`];
-/** The same counts a cell per day on month items (`T#M#<month>`), for the long ranges. */
-const months = { monthSk: (month: string) => `T#M#${month}`, cells: (day: string) => [`d${day}`] };
-/** The long data: three months and a half, starting in a 30-day month and crossing February. */
-const LONG_START = Date.parse('2027-01-20T05:00:00Z');
-const LONG_END = Date.parse('2027-05-03T20:00:00Z');
-const LONG_PK = 'ACCOUNT#10#COUNTS';
 
 /** Items' instants: random ones over four days, and some on the edges of their hours. */
 const instants: number[] = [];
-/** Over the long span: random ones, and some on the edges of their days and months. */
-const longInstants: number[] = [];
 
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
@@ -49,23 +41,6 @@ beforeAll(async () => {
     await store.db.send(new PutCommand({ TableName: store.tableName, Item: { pk: `ITEM#${i}`, sk: '#ITEM', ...marked.set } }));
     await counted.finish({ pk: `ITEM#${i}`, sk: '#ITEM' }, marked);
   }
-  for (let i = 0; i < 120; i++) longInstants.push(LONG_START + Math.floor(random() * (LONG_END - LONG_START)));
-  for (const day of ['2027-01-31', '2027-02-01', '2027-02-28', '2027-03-01', '2027-04-30']) {
-    const midnight = Date.parse(`${day}T00:00:00Z`);
-    longInstants.push(midnight, midnight - 1, midnight + 23 * HOUR + 5);
-  }
-  // Each counted in its hour on the day item and in its day on the month item, as links and messages are.
-  for (const [i, at] of longInstants.entries()) {
-    const iso = new Date(at).toISOString();
-    const marked = counted.mark({
-      counters: [
-        { key: { pk: LONG_PK, sk: daySk(iso.slice(0, 10)) }, add: { [`h${iso.slice(11, 13)}`]: 1 } },
-        { key: { pk: LONG_PK, sk: months.monthSk(iso.slice(0, 7)) }, add: { [`d${iso.slice(8, 10)}`]: 1, x: 5 } },
-      ],
-    });
-    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { pk: `LONG#${i}`, sk: '#ITEM', ...marked.set } }));
-    await counted.finish({ pk: `LONG#${i}`, sk: '#ITEM' }, marked);
-  }
   // Counter items of the partition outside the days' sk range.
   for (const sk of ['T#C', 'T#E', 'T#ALL']) {
     await store.db.send(new PutCommand({ TableName: store.tableName, Item: { pk: PK, sk, h10: 1000 } }));
@@ -75,9 +50,6 @@ afterAll(() => close());
 
 /** The truth: items in [from, to]. */
 const brute = (from?: number, to?: number) => instants.filter((at) => (from === undefined || at >= from) && (to === undefined || at <= to)).length;
-
-const longBrute = (from?: number, to?: number) =>
-  longInstants.filter((at) => (from === undefined || at >= from) && (to === undefined || at <= to)).length;
 
 /** A bound: any instant near the data, or an hour's first or last millisecond. */
 const bound = fc.oneof(
@@ -141,59 +113,5 @@ describe('countByHours', () => {
     expect(count).toBe(brute(START + 90 * 60_000, END - 30 * 60_000));
     expect(calls.map((call) => call.command)).toEqual(['QueryCommand']);
     expect(edges.sort()).toEqual(['2026-11-21T23:30:00.000Z 2026-11-21T23:59:59.999Z', '2026-11-25T01:00:00.000Z 2026-11-25T01:30:00.000Z']);
-  });
-
-  it('counts long ranges from the month items like a brute force, month ends and open bounds included', async () => {
-    const longBound = fc.oneof(
-      fc.integer({ min: LONG_START - 48 * HOUR, max: LONG_END + 48 * HOUR }),
-      fc.integer({ min: -2, max: 2500 }).map((h) => LONG_START + h * HOUR),
-      fc.integer({ min: -2, max: 2500 }).map((h) => LONG_START + h * HOUR - 1),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.option(longBound, { nil: undefined }), fc.option(longBound, { nil: undefined }), async (from, to) => {
-        const count = await countByHours(counted, {
-          pk: LONG_PK,
-          daySk,
-          cells,
-          months,
-          from: from === undefined ? undefined : new Date(from),
-          to: to === undefined ? undefined : new Date(to),
-          countEdge: async (a, b) => longBrute(a.getTime(), b.getTime()),
-        });
-
-        expect(count).toBe(longBrute(from, to));
-      }),
-      {
-        numRuns: 150,
-        examples: [
-          [undefined, undefined],
-          [LONG_START + 30 * 60_000, undefined],
-          [undefined, Date.parse('2027-03-01T00:00:00Z') - 1],
-        ],
-      },
-    );
-  });
-
-  it('reads the whole days of a long range from its month items, and its edge days by key', async () => {
-    // Prepare
-    store.db.middlewareStack.remove('observeStoreCalls');
-    const calls = observeStore(store);
-    const from = Date.parse('2027-01-25T10:30:00Z');
-    const to = Date.parse('2027-04-10T03:15:00Z');
-
-    // Act: eleven weeks, partial days and hours at both ends
-    const count = await countByHours(counted, {
-      pk: LONG_PK,
-      daySk,
-      cells,
-      months,
-      from: new Date(from),
-      to: new Date(to),
-      countEdge: async (a, b) => longBrute(a.getTime(), b.getTime()),
-    });
-
-    // Assess: the four months in one Query, the two edge days in one BatchGetItem
-    expect(count).toBe(longBrute(from, to));
-    expect(calls.map((call) => call.command).sort()).toEqual(['BatchGetItemCommand', 'QueryCommand']);
   });
 });
