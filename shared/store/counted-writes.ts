@@ -150,8 +150,8 @@ export class CountedWrites {
   }
 
   /** Counter items of one partition with sk in [fromSk, toSk] (one Query), with their cells. */
-  async readRange(pk: string, fromSk: string, toSk: string): Promise<{ sk: string; cells: Record<string, number> }[]> {
-    return (await readCounterRange(this.store, pk, fromSk, toSk)).map(({ sk, cells }) => ({ sk, cells }));
+  async readRange(pk: string, fromSk: string, toSk: string, only?: readonly string[]): Promise<{ sk: string; cells: Record<string, number> }[]> {
+    return (await readCounterRange(this.store, pk, fromSk, toSk, only)).map(({ sk, cells }) => ({ sk, cells }));
   }
 
   /** Every step of a change, as its owner, while the lease lasts: true if it got to the end. */

@@ -111,10 +111,19 @@ export async function readCounters(store: Store, itemKeys: Key[], consistent: bo
 }
 
 /** Counter items of one partition with sk in [fromSk, toSk]: one Query (paged). */
-export async function readCounterRange(store: Store, pk: string, fromSk: string, toSk: string): Promise<(CounterState & { sk: string })[]> {
+export async function readCounterRange(
+  store: Store,
+  pk: string,
+  fromSk: string,
+  toSk: string,
+  only?: readonly string[],
+): Promise<(CounterState & { sk: string })[]> {
+  // Only the cells asked for are sent (the read units are the whole items' all the same).
+  const names = only && Object.fromEntries(['sk', ...only].map((name, i) => [`#c${i}`, name]));
   const items = await queryAll(store, {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': pk, ':from': fromSk, ':to': toSk },
+    ...(names && { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names }),
   });
   return items.map((item) => ({ sk: item.sk as string, ...stateOf(item) }));
 }

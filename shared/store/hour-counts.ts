@@ -51,8 +51,11 @@ async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom
   const last = wholeTo === undefined ? { day: LAST_DAY, hour: 23 } : hourOf(wholeTo - 1);
   const firstSk = args.daySk(first.day);
   const lastSk = args.daySk(last.day);
+  // A busy account's day item holds a cell per hour and status (or flags) seen: only the asked-for cells are sent.
+  const hours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
+  const only = [...new Set(hours.flatMap((hour) => args.cells(hour)))];
   let total = 0;
-  for (const { sk, cells } of await counted.readRange(args.pk, firstSk, lastSk)) {
+  for (const { sk, cells } of await counted.readRange(args.pk, firstSk, lastSk, only)) {
     // Edge days count from or up to their edge hour; days between, every hour.
     const fromHour = sk === firstSk ? first.hour : 0;
     const toHour = sk === lastSk ? last.hour : 23;
