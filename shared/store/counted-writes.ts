@@ -3,15 +3,13 @@ import { decodeTime, encodeTime } from 'ulid';
 import type { Clock } from '../domain/time';
 import type { Store } from './client';
 import { conditionally } from './conditional';
-import { addOnce, BOOKKEEPING, forget, isPending, pendingBefore, readCounterRange, readCounters } from './counter-items';
+import { addOnce, type CounterAdd, forget, isPending, mergedCounters, pendingBefore, readCounterRange, readCounters } from './counter-items';
+import { countSettledDays, lateDays, rollUp } from './day-rollups';
 import { type Key, keys, PENDING_SHARDS } from './keys';
 
 export type Item = Record<string, NativeAttributeValue>;
-/** Cells to add to one counter item; cell names are any string but `pk`, `sk`, `entity`, `ops`. */
-export interface CounterAdd {
-  key: Key;
-  add: Record<string, number>;
-}
+export type { CounterAdd } from './counter-items';
+export { mergedCounters } from './counter-items';
 export interface CountedOp {
   counters: CounterAdd[];
   puts?: Item[];
@@ -31,6 +29,8 @@ interface StoredOp {
   puts: Item[];
   deletes: Key[];
   deleteEntity: boolean;
+  /** Settled days' items it adds to (late: day-rollups.ts), rolled up onto their months after the adds; absent on older marks. */
+  rollups?: Key[];
 }
 
 /** No unfinished counted change on the entity: AND it with the entity write's own condition. */
@@ -94,9 +94,11 @@ export class CountedWrites {
 
   mark(op: CountedOp): Marked {
     const id = this.newOpId();
+    const counters = mergedCounters(op.counters);
     const stored: StoredOp = {
       id,
-      counters: mergedCounters(op.counters),
+      counters,
+      ...lateDays(counters, this.#clock()),
       puts: op.puts ?? [],
       deletes: op.deletes ?? [],
       deleteEntity: op.deleteEntity ?? false,
@@ -154,6 +156,11 @@ export class CountedWrites {
     return (await readCounterRange(this.store, pk, fromSk, toSk, only)).map(({ sk, cells }) => ({ sk, cells }));
   }
 
+  /** The cells `rests` (after `h<HH>`) summed over a long range's settled whole days, from the month roll-ups (day-rollups.ts). */
+  countSettledDays(pk: string, prefix: string, fromDay: string, toDay: string, rests: readonly string[], minDays: number) {
+    return countSettledDays(this.store, this.#clock(), pk, prefix, fromDay, toDay, rests, minDays);
+  }
+
   /** Every step of a change, as its owner, while the lease lasts: true if it got to the end. */
   async #run(entityKey: Key, op: StoredOp): Promise<boolean> {
     // A step is sent only under the lease; one refused leaves the change to be renewed.
@@ -161,6 +168,8 @@ export class CountedWrites {
       this.#ageOf(op.id) < this.#leaseMs ? { done: true, result: await write() } : { done: false };
     const added = await Promise.all(op.counters.map(({ key, add }) => leased(() => addOnce(this.store, key, add, op.id))));
     if (added.some((step) => !step.done)) return false;
+    const rolled = await Promise.all((op.rollups ?? []).map((key) => leased(() => rollUp(this.store, key))));
+    if (rolled.some((step) => !step.done)) return false;
     const puts = await Promise.all(op.puts.map((item) => leased(() => this.#put(item))));
     if (puts.some((step) => !step.done)) return false;
     const deletes = await Promise.all(op.deletes.map((key) => leased(() => this.#delete(key))));
@@ -189,6 +198,9 @@ export class CountedWrites {
     const states = await readCounters(this.store, counterKeys, true);
     const applied = counterKeys.filter((_, i) => states[i]?.ops.includes(op.id));
     const fresh: StoredOp = { ...op, id: this.newOpId(), counters: op.counters.filter((_, i) => !states[i]?.ops.includes(op.id)) };
+    // A day that has settled since the change was marked: its add is late now.
+    const late = lateDays(fresh.counters, this.#clock()).rollups ?? [];
+    fresh.rollups = [...(op.rollups ?? []), ...late.filter((key) => !op.rollups?.some((k) => k.pk === key.pk && k.sk === key.sk))];
     const renewed = await conditionally(() =>
       this.store.db.send(
         new UpdateCommand({
@@ -270,22 +282,4 @@ export function markUpdate(marked: Marked): { set: string; values: Record<string
     set: 'cntOp = :cntOp, gsi12pk = :cntPending, gsi12sk = :cntOpId',
     values: { ':cntOp': marked.set.cntOp, ':cntPending': marked.set.gsi12pk, ':cntOpId': marked.set.gsi12sk },
   };
-}
-
-/** One add per counter item (an item's set takes the change's id once), zero cells and items left out. */
-export function mergedCounters(counters: CounterAdd[]): CounterAdd[] {
-  const merged = new Map<string, CounterAdd>();
-  for (const { key, add } of counters) {
-    const id = `${key.pk}\u0000${key.sk}`;
-    const into = merged.get(id) ?? { key: { pk: key.pk, sk: key.sk }, add: {} };
-    for (const [cell, delta] of Object.entries(add)) {
-      if (BOOKKEEPING.has(cell)) throw new Error(`Counter cell name "${cell}" is reserved`);
-      if (!Number.isInteger(delta)) throw new Error(`Counter cell "${cell}" gets a non-integer ${delta}`);
-      into.add[cell] = (into.add[cell] ?? 0) + delta;
-    }
-    merged.set(id, into);
-  }
-  return [...merged.values()]
-    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([, delta]) => delta !== 0)) }))
-    .filter(({ add }) => Object.keys(add).length > 0);
 }

@@ -4,6 +4,12 @@ import { conditionally } from './conditional';
 import { type Key, keys } from './keys';
 import { queryAll } from './query';
 
+/** Cells to add to one counter item; cell names are any string but `pk`, `sk`, `entity`, `ops`. */
+export interface CounterAdd {
+  key: Key;
+  add: Record<string, number>;
+}
+
 /**
  * The counter items of counted writes (shared/store/counted-writes.ts): cells of numbers,
  * plus `ops`, the string set of the changes already added to them, which makes each
@@ -12,7 +18,7 @@ import { queryAll } from './query';
 export type Cells = Record<string, number>;
 
 /** Attributes of a counter item that are not cells. */
-export const BOOKKEEPING = new Set(['pk', 'sk', 'entity', 'ops']);
+export const BOOKKEEPING = new Set(['pk', 'sk', 'entity', 'ops', 'rv' /* a day item's roll-up version, day-rollups.ts */]);
 const ENTITY = 'Count';
 
 export interface CounterState {
@@ -138,4 +144,22 @@ function stateOf(item: Record<string, NativeAttributeValue> | undefined): Counte
 
 function idOf(key: Key): string {
   return `${key.pk}\u0000${key.sk}`;
+}
+
+/** One add per counter item (an item's set takes the change's id once), zero cells and items left out. */
+export function mergedCounters(counters: CounterAdd[]): CounterAdd[] {
+  const merged = new Map<string, CounterAdd>();
+  for (const { key, add } of counters) {
+    const id = `${key.pk}\u0000${key.sk}`;
+    const into = merged.get(id) ?? { key: { pk: key.pk, sk: key.sk }, add: {} };
+    for (const [cell, delta] of Object.entries(add)) {
+      if (BOOKKEEPING.has(cell)) throw new Error(`Counter cell name "${cell}" is reserved`);
+      if (!Number.isInteger(delta)) throw new Error(`Counter cell "${cell}" gets a non-integer ${delta}`);
+      into.add[cell] = (into.add[cell] ?? 0) + delta;
+    }
+    merged.set(id, into);
+  }
+  return [...merged.values()]
+    .map(({ key, add }) => ({ key, add: Object.fromEntries(Object.entries(add).filter(([, delta]) => delta !== 0)) }))
+    .filter(({ add }) => Object.keys(add).length > 0);
 }

@@ -46,25 +46,44 @@ const hourStart = (instant: number) => Math.floor(instant / HOUR_MS) * HOUR_MS;
 const isHourStart = (instant: Date) => instant.getTime() % HOUR_MS === 0;
 const isHourEnd = (instant: Date) => (instant.getTime() + 1) % HOUR_MS === 0;
 
+/** A range with at least this many settled whole days counts them from the month roll-ups (day-rollups.ts). */
+const ROLLUP_MIN_DAYS = 8;
+
 async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom?: number, wholeTo?: number): Promise<number> {
   const first = wholeFrom === undefined ? { day: FIRST_DAY, hour: 0 } : hourOf(wholeFrom);
   const last = wholeTo === undefined ? { day: LAST_DAY, hour: 23 } : hourOf(wholeTo - 1);
-  const firstSk = args.daySk(first.day);
-  const lastSk = args.daySk(last.day);
   // A busy account's day item holds a cell per hour and status (or flags) seen: only the asked-for cells are sent.
   const hours = Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0'));
   const only = [...new Set(hours.flatMap((hour) => args.cells(hour)))];
   let total = 0;
-  for (const { sk, cells } of await counted.readRange(args.pk, firstSk, lastSk, only)) {
+  let spans: [string, string][] = [[first.day, last.day]];
+  if (first.day < last.day) {
+    // The range's whole days, settled ones from the month roll-ups; the edge days and the recent ones from their items.
+    const wholeDaysFrom = first.hour === 0 ? first.day : dayAfter(first.day);
+    const wholeDaysTo = last.hour === 23 ? last.day : dayBefore(last.day);
+    const rests = [...new Set(only.map((cell) => cell.slice(3)))];
+    const rolled = await counted.countSettledDays(args.pk, args.daySk(''), wholeDaysFrom, wholeDaysTo, rests, ROLLUP_MIN_DAYS);
+    if (rolled) {
+      total += rolled.total;
+      spans = [];
+      if (first.day < wholeDaysFrom) spans.push([first.day, first.day]);
+      if (rolled.through < last.day) spans.push([dayAfter(rolled.through), last.day]);
+    }
+  }
+  const days = await Promise.all(spans.map(([from, to]) => counted.readRange(args.pk, args.daySk(from), args.daySk(to), only)));
+  for (const { sk, cells } of days.flat()) {
     // Edge days count from or up to their edge hour; days between, every hour.
-    const fromHour = sk === firstSk ? first.hour : 0;
-    const toHour = sk === lastSk ? last.hour : 23;
+    const fromHour = sk === args.daySk(first.day) ? first.hour : 0;
+    const toHour = sk === args.daySk(last.day) ? last.hour : 23;
     for (let hour = fromHour; hour <= toHour; hour++) {
       for (const cell of args.cells(String(hour).padStart(2, '0'))) total += cells[cell] ?? 0;
     }
   }
   return total;
 }
+
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 function hourOf(instant: number): { day: string; hour: number } {
   const date = new Date(instant);

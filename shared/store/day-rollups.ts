@@ -1,0 +1,185 @@
+import { GetCommand, type NativeAttributeValue, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Store } from './client';
+import { conditionally } from './conditional';
+import type { Key } from './keys';
+import { queryAll } from './query';
+
+/**
+ * Month roll-ups of the per-day counter items (docs/data-model.md §5.1): a long time range
+ * counts its settled days from one item a month instead of every day item.
+ *
+ * A day is settled once it is SETTLE_DAYS behind the writer's UTC day: its day item is then
+ * changed only by late changes (a status change of an old link or message, a late report,
+ * a migration), which are rare. The month item `<prefix>M#<YYYY-MM>` holds, per day, the
+ * sums of its day item's cells over the hours (`d<DD>`: a map of what follows `h<HH>` in
+ * the cell names, each key prefixed `r`) and the day item's roll-up version (`v<DD>`, its
+ * ROLLUP_VERSION attribute, which only late changes add to). A reader copies a settled day
+ * it finds missing (read consistently), and a late change copies its day after adding to it;
+ * each copy is conditional on a lower version, so the newest state wins whatever the order,
+ * and a day copied once stays current.
+ */
+
+/** A change to a day this many days behind today's is late: it rolls its day up. */
+export const SETTLE_DAYS = 3;
+/** Readers take from the roll-ups only days one day further back (clocks may differ a little). */
+const READER_MARGIN_DAYS = 1;
+/** The day item's attribute that late changes add 1 to, with their cells, in the same write. */
+export const ROLLUP_VERSION = 'rv';
+const DAY_MS = 86_400_000;
+const DAY_ITEM = /^(LINKS#D#|MESSAGES#[CSU]#)(\d{4}-\d{2}-\d{2})$/;
+
+/** The day (`YYYY-MM-DD`) of a per-day counter item and its month item's key, or undefined for any other counter. */
+export function dayItemOf(key: Key): { day: string; month: Key } | undefined {
+  const match = DAY_ITEM.exec(key.sk);
+  if (!match) return undefined;
+  const [, prefix, day] = match as unknown as [string, string, string];
+  return { day, month: { pk: key.pk, sk: monthSk(prefix, day.slice(0, 7)) } };
+}
+
+const monthSk = (prefix: string, month: string) => `${prefix}M#${month}`;
+const dayOf = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
+
+/** Whether a change made at `now` to that day's item is late. */
+export const isLate = (day: string, now: Date) => day < dayOf(now.getTime() - SETTLE_DAYS * DAY_MS);
+
+/** The last day a reader at `now` takes from the roll-ups. */
+export const lastSettledDay = (now: Date) => dayOf(now.getTime() - (SETTLE_DAYS + READER_MARGIN_DAYS) * DAY_MS);
+
+/**
+ * The late ones of a change's counter adds (to a settled day's item, by `now`): each gets the
+ * day item's roll-up version in its add (in place), and their keys are the days to roll up.
+ */
+export function lateDays(counters: { key: Key; add: Record<string, number> }[], now: Date): { rollups?: Key[] } {
+  const late = counters.filter(({ key }) => {
+    const day = dayItemOf(key)?.day;
+    return day !== undefined && isLate(day, now);
+  });
+  for (const counter of late) counter.add = { ...counter.add, [ROLLUP_VERSION]: 1 };
+  return late.length > 0 ? { rollups: late.map(({ key }) => key) } : {};
+}
+
+/** A day item's cells summed over its hours: `h05#st#DELIVRD` → `r#st#DELIVRD`. */
+function summaryOf(item: Record<string, NativeAttributeValue> | undefined): Record<string, number> {
+  const summary: Record<string, number> = {};
+  for (const [name, value] of Object.entries(item ?? {})) {
+    if (!/^h\d\d/.test(name) || typeof value !== 'number') continue;
+    const rest = `r${name.slice(3)}`;
+    summary[rest] = (summary[rest] ?? 0) + value;
+  }
+  return summary;
+}
+
+/** Copies days onto their month item, each unless the month already holds that version or a newer one; false if refused. */
+function copyDays(store: Store, month: Key, days: { day: string; item?: Record<string, NativeAttributeValue> }[]): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, NativeAttributeValue> = { ':entity': 'Rollup' };
+  const sets: string[] = ['entity = :entity'];
+  const conditions: string[] = [];
+  for (const [i, { day, item }] of days.entries()) {
+    const dd = day.slice(8, 10);
+    Object.assign(names, { [`#d${i}`]: `d${dd}`, [`#v${i}`]: `v${dd}` });
+    Object.assign(values, { [`:d${i}`]: summaryOf(item), [`:v${i}`]: Number(item?.[ROLLUP_VERSION] ?? 0) });
+    sets.push(`#d${i} = :d${i}`, `#v${i} = :v${i}`);
+    conditions.push(`(attribute_not_exists(#v${i}) OR #v${i} < :v${i})`);
+  }
+  return conditionally(() =>
+    store.db.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: month,
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+}
+
+/** A late change's last step for a day it added to: the day, read consistently, onto its month. */
+export async function rollUp(store: Store, dayKey: Key): Promise<void> {
+  const of = dayItemOf(dayKey);
+  if (!of) return;
+  const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: dayKey, ConsistentRead: true }));
+  await copyDays(store, of.month, [{ day: of.day, item: Item }]);
+}
+
+/**
+ * The sums of the cells `rests` (what follows `h<HH>` in their names) over the settled
+ * whole days of [fromDay, toDay] from the month items, copying those they lack from their
+ * day items; and the last day counted (the caller reads the days after it). Undefined when
+ * fewer than `minDays` of the range are settled.
+ */
+export async function countSettledDays(
+  store: Store,
+  now: Date,
+  pk: string,
+  prefix: string,
+  fromDay: string,
+  toDay: string,
+  rests: readonly string[],
+  minDays: number,
+): Promise<{ total: number; through: string } | undefined> {
+  // Only the day items late changes roll up (DAY_ITEM) have month items to trust.
+  if (!dayItemOf({ pk, sk: `${prefix}2000-01-01` })) return undefined;
+  const settled = lastSettledDay(now);
+  const through = toDay < settled ? toDay : settled;
+  const long = (from: string) => Date.parse(through) - Date.parse(from) >= (minDays - 1) * DAY_MS;
+  let first = fromDay;
+  // An open start ('0000-00-00'): from the account's first day item.
+  if (first < '0001') {
+    const page = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${fromDay}`, ':to': `${prefix}${through}` },
+        ProjectionExpression: 'sk',
+        Limit: 1,
+      }),
+    );
+    const sk = page.Items?.[0]?.sk as string | undefined;
+    if (!sk) return undefined;
+    first = sk.slice(prefix.length);
+  }
+  if (!long(first)) return undefined;
+  const months = new Map<string, Record<string, NativeAttributeValue>>();
+  for (const item of await queryAll(store, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk, ':from': monthSk(prefix, first.slice(0, 7)), ':to': monthSk(prefix, through.slice(0, 7)) },
+  })) {
+    months.set((item.sk as string).slice(-7), item);
+  }
+  const missing: string[] = [];
+  let total = 0;
+  for (let day = first; day <= through; day = nextDay(day)) {
+    const summary = months.get(day.slice(0, 7))?.[`d${day.slice(8, 10)}`] as Record<string, number> | undefined;
+    if (summary === undefined) missing.push(day);
+    else for (const rest of rests) total += Number(summary[`r${rest}`] ?? 0);
+  }
+  if (missing.length > 0) total += await copyMissing(store, pk, prefix, missing, rests);
+  return { total, through };
+}
+
+/** Reads the missing days' items (one consistent Query over their span), copies them onto their months, and sums them. */
+async function copyMissing(store: Store, pk: string, prefix: string, missing: string[], rests: readonly string[]): Promise<number> {
+  const items = new Map<string, Record<string, NativeAttributeValue>>();
+  for (const item of await queryAll(store, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${missing[0]}`, ':to': `${prefix}${missing.at(-1)}` },
+    ConsistentRead: true,
+  })) {
+    items.set((item.sk as string).slice(prefix.length), item);
+  }
+  const byMonth = new Map<string, { day: string; item?: Record<string, NativeAttributeValue> }[]>();
+  let total = 0;
+  for (const day of missing) {
+    const item = items.get(day);
+    byMonth.set(day.slice(0, 7), [...(byMonth.get(day.slice(0, 7)) ?? []), { day, item }]);
+    const summary = summaryOf(item);
+    for (const rest of rests) total += summary[`r${rest}`] ?? 0;
+  }
+  // A refused copy (a late change copied one of its days first) is left for the next reader.
+  await Promise.all([...byMonth].map(([month, days]) => copyDays(store, { pk, sk: monthSk(prefix, month) }, days)));
+  return total;
+}
