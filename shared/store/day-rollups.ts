@@ -161,13 +161,21 @@ export async function countSettledDays(
   return { total, through };
 }
 
-/** Reads the missing days' items (one consistent Query over their span), copies them onto their months, and sums them. */
+/**
+ * The stores this process may not copy days onto month items with. The deployed list functions may only
+ * read the table: their first copy is refused (AccessDeniedException), and from then on they
+ * read missing days without copying them (eventually consistent, as the day items' own reads).
+ */
+const readOnly = new WeakSet<Store>();
+
+/** Reads the missing days' items (one Query over their span), copies them onto their months (consistent reads then), and sums them. */
 async function copyMissing(store: Store, pk: string, prefix: string, missing: string[], rests: readonly string[]): Promise<number> {
+  const copy = !readOnly.has(store);
   const items = new Map<string, Record<string, NativeAttributeValue>>();
   for (const item of await queryAll(store, {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${missing[0]}`, ':to': `${prefix}${missing.at(-1)}` },
-    ConsistentRead: true,
+    ConsistentRead: copy,
   })) {
     items.set((item.sk as string).slice(prefix.length), item);
   }
@@ -179,7 +187,13 @@ async function copyMissing(store: Store, pk: string, prefix: string, missing: st
     const summary = summaryOf(item);
     for (const rest of rests) total += summary[`r${rest}`] ?? 0;
   }
+  if (!copy) return total;
   // A refused copy (a late change copied one of its days first) is left for the next reader.
-  await Promise.all([...byMonth].map(([month, days]) => copyDays(store, { pk, sk: monthSk(prefix, month) }, days)));
+  try {
+    await Promise.all([...byMonth].map(([month, days]) => copyDays(store, { pk, sk: monthSk(prefix, month) }, days)));
+  } catch (error) {
+    if ((error as Error).name !== 'AccessDeniedException') throw error;
+    readOnly.add(store);
+  }
   return total;
 }

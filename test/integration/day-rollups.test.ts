@@ -201,4 +201,34 @@ describe('month roll-ups of the day counter items', () => {
     expect(total).toBe(brute(from, NOW, 'B'));
     expect(calls.map((call) => call.command).sort()).toEqual(['QueryCommand', 'QueryCommand', 'QueryCommand']);
   });
+
+  // Last: the store is then known as read-only.
+  it('answers without copying where the process may only read the table (the deployed list functions)', async () => {
+    // Prepare: a month with no roll-up, and every write of a month item refused as IAM refuses it
+    const monthKey = { pk: PK, sk: `MESSAGES#C#M#${new Date(START + 60 * DAY).toISOString().slice(0, 7)}` };
+    await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: monthKey }));
+    let refused = 0;
+    store.db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (/^Update(Item)?Command$/.test(context.commandName ?? '')) {
+          refused++;
+          throw Object.assign(new Error('not authorized to perform: dynamodb:UpdateItem'), { name: 'AccessDeniedException' });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'readOnly' },
+    );
+
+    // Act
+    const updates = () => refused;
+    const first = await count(START, NOW, 'B');
+    const triedFirst = updates();
+    const second = await count(START, NOW, 'A');
+    store.db.middlewareStack.remove('readOnly');
+
+    // Assess: right answers, and copies tried by the first call only
+    expect([first, second]).toEqual([brute(START, NOW, 'B'), brute(START, NOW, 'A')]);
+    expect(triedFirst).toBeGreaterThanOrEqual(1);
+    expect(updates()).toBe(triedFirst);
+  });
 });
