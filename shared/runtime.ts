@@ -12,8 +12,10 @@ import { installRedirectDeps } from './redirect-runtime';
 import { AwsSmsGateway } from './sms/aws';
 import { KannelGateway } from './sms/kannel';
 import { SimulatorGateway } from './sms/simulator';
+import { AccountsRepository } from './store/accounts-repo';
 import { ClickRanks } from './store/click-ranks';
 import { ClicksRepository } from './store/clicks-repo';
+import { RollupPass } from './store/rollup-pass';
 import { WebhooksRepository } from './store/webhooks-repo';
 import { logNewEvents } from './webhooks/delivery-log';
 import { webhookSender } from './webhooks/http-sender';
@@ -28,6 +30,8 @@ export interface Runtime extends ApiRuntime {
   clicks: ClickAggregator;
   /** Link/List's clickCnt order, moved after counting by the scheduled sweep (apply). */
   ranks: ClickRanks;
+  /** Copies settled days onto their month items for long ranges' readers, run by the scheduled sweep. */
+  rollups: RollupPass;
   dispatcher: SmsDispatcher;
   gateway: SmsGateway;
   webhooks: WebhookService;
@@ -94,6 +98,8 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
   statusChanges.subscribe({ onMessageStatus: async (message) => logNewEvents(await webhooks.onMessageStatus(message)) });
   const dispatcher: SmsDispatcher = new SmsDispatcher({ messages: messageStore, gateway, clock, statusChanges });
   const ranks = new ClickRanks(store);
+  const accountsRepository = new AccountsRepository(store);
+  const rollups = new RollupPass(store, async () => (await accountsRepository.list()).map((account) => account.id), clock);
   // One object: a test that replaces `clock` on the runtime moves every service's time.
   return Object.assign(core, {
     clicks: new ClickAggregator({
@@ -104,6 +110,7 @@ export function createRuntime(config: Config, overrides: RuntimeOverrides = {}):
       writesInFlight: overrides.clickWritesInFlight,
     }),
     ranks,
+    rollups,
     dispatcher,
     gateway,
     webhooks,

@@ -157,6 +157,11 @@ export async function run(rt: Runtime, values: Options, group: string, command: 
       const campaign = await campaignById(rt, id(0, 'a campaign id'));
       return print(JSON.stringify(campaign, null, 2), campaign);
     }
+    case 'rollups copy': {
+      if (values.restart) await rt.rollups.restart();
+      const days = await rt.rollups.run();
+      return print(`Copied ${days} settled days onto their month items`, { days });
+    }
     default:
       throw new UsageError(`Unknown command: ${group} ${command}`);
   }

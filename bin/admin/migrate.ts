@@ -33,6 +33,8 @@ export async function runMigrate(rt: Runtime, values: Options): Promise<void> {
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const summary = `seen ${result.seen}, upgraded ${result.upgraded}, skipped ${result.skipped} in ${seconds} s (${rate(result.seen)} items/s, ${result.segments} segments)`;
+    // The migrated counters' quiet days are copied onto their month items by the next passes.
+    if (result.completed) await rt.rollups.restart();
     const outcome = result.completed ? 'Migration complete' : 'Migration stopped; run it again to resume';
     console.log(values.json ? JSON.stringify(result, null, 2) : `${outcome}${result.resumed ? ' (resumed)' : ''}: ${summary}`);
   } finally {

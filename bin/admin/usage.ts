@@ -41,6 +41,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
                                           the current layout; resumes a stopped run
                                           (--segments: parallel Scan segments, default 4;
                                           --restart: a new pass, ignoring a stopped run)
+  rollups copy [--restart]                copy settled days onto their month items now, as
+                                          the scheduled sweep does (--restart: every day
+                                          again, mending months an upgrade left behind)
 
 Options: --aws (use DynamoDB on AWS), --json (machine-readable output)`;
 

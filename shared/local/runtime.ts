@@ -9,6 +9,7 @@ import { indexedLists } from '../store/indexed-lists';
 import { itemUpgrades } from '../store/item-upgrades';
 import { migrate } from '../store/migration';
 import { MigrationProgress } from '../store/migration-progress';
+import { ROLLUP_PASS_BUDGET_MS } from '../store/rollup-pass';
 import { type DemoAccount, ensureDemoAccount } from './bootstrap';
 import { crashingAfter } from './crash-point';
 import { ensureTable, startDynalite } from './dynalite';
@@ -219,8 +220,8 @@ const QUEUE_MEMORY_WINDOW = 10_000;
 
 /**
  * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries),
- * finishes counted changes left by a crash and moves counted links in the clickCnt order, as
- * the scheduled function does on AWS. The links are moved only once the click queue holds
+ * finishes counted changes left by a crash, moves counted links in the clickCnt order and
+ * copies settled days onto their month items, as the scheduled function does on AWS. The links are moved only once the click queue holds
  * no more than a batch: on the one local store, counting the clicks answered comes first
  * (bench:redirect's long tail: a pass over 8,000 links is three requests each).
  */
@@ -230,7 +231,7 @@ function startDeferredSweeper(rt: Runtime, clicks: LocalQueue): { stop(): Promis
     if (running) return;
     const ranks = clicks.depth <= CLICK_BATCH ? rt.ranks.apply(RANK_PASS_BUDGET_MS) : Promise.resolve(0);
     // They run to their end whatever the others do, so stopping can wait for them.
-    running = Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS), ranks])
+    running = Promise.allSettled([rt.scheduler.sweep(), rt.counted.recover(COUNTED_RECOVERY_AGE_MS), ranks, rt.rollups.run(ROLLUP_PASS_BUDGET_MS)])
       .then((results) => {
         for (const result of results) {
           if (result.status === 'rejected')

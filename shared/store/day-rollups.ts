@@ -26,7 +26,9 @@ const READER_MARGIN_DAYS = 1;
 /** The day item's attribute that late changes add 1 to, with their cells, in the same write. */
 export const ROLLUP_VERSION = 'rv';
 const DAY_MS = 86_400_000;
-const DAY_ITEM = /^(LINKS#D#|MESSAGES#[CSU]#)(\d{4}-\d{2}-\d{2})$/;
+/** The sk prefixes of the per-day counter items, all in an account's counters partition (`<prefix><YYYY-MM-DD>`). */
+export const DAY_PREFIXES = ['LINKS#D#', 'MESSAGES#C#', 'MESSAGES#S#', 'MESSAGES#U#'] as const;
+const DAY_ITEM = new RegExp(`^(${DAY_PREFIXES.join('|')})(\\d{4}-\\d{2}-\\d{2})$`);
 
 /** The day (`YYYY-MM-DD`) of a per-day counter item and its month item's key, or undefined for any other counter. */
 export function dayItemOf(key: Key): { day: string; month: Key } | undefined {
@@ -38,7 +40,8 @@ export function dayItemOf(key: Key): { day: string; month: Key } | undefined {
 
 const monthSk = (prefix: string, month: string) => `${prefix}M#${month}`;
 const dayOf = (instant: number) => new Date(instant).toISOString().slice(0, 10);
-const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
+export const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
+export const dayBefore = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) - DAY_MS);
 
 /** Whether a change made at `now` to that day's item is late. */
 export const isLate = (day: string, now: Date) => day < dayOf(now.getTime() - SETTLE_DAYS * DAY_MS);
@@ -70,7 +73,7 @@ function summaryOf(item: Record<string, NativeAttributeValue> | undefined): Reco
   return summary;
 }
 
-/** Copies days onto their month item, each unless the month already holds that version or a newer one; false if refused. */
+/** Copies days onto their month item unless the month holds a newer version of one of them; false if refused. */
 function copyDays(store: Store, month: Key, days: { day: string; item?: Record<string, NativeAttributeValue> }[]): Promise<boolean> {
   const names: Record<string, string> = {};
   const values: Record<string, NativeAttributeValue> = { ':entity': 'Rollup' };
@@ -81,7 +84,7 @@ function copyDays(store: Store, month: Key, days: { day: string; item?: Record<s
     Object.assign(names, { [`#d${i}`]: `d${dd}`, [`#v${i}`]: `v${dd}` });
     Object.assign(values, { [`:d${i}`]: summaryOf(item), [`:v${i}`]: Number(item?.[ROLLUP_VERSION] ?? 0) });
     sets.push(`#d${i} = :d${i}`, `#v${i} = :v${i}`);
-    conditions.push(`(attribute_not_exists(#v${i}) OR #v${i} < :v${i})`);
+    conditions.push(`(attribute_not_exists(#v${i}) OR #v${i} <= :v${i})`);
   }
   return conditionally(() =>
     store.db.send(
@@ -196,4 +199,55 @@ async function copyMissing(store: Store, pk: string, prefix: string, missing: st
     readOnly.add(store);
   }
   return total;
+}
+
+/** A counter quiet for longer than this is left by the scheduled pass until it is active again. */
+export const QUIET_DAYS = 31;
+
+/**
+ * Copies an account's days of one counter (`prefix`) in [from, to] (settled days; from
+ * undefined: from its first day item) onto their month items, read consistently, for the
+ * scheduled pass; returns the days copied. The quiet days since the counter's last day item
+ * before the span are copied too, empty, so a reader of a long range finds every day from
+ * an account's first active one; but a counter quiet for more than QUIET_DAYS writes nothing
+ * (a reader finds those days missing and reads nothing from one Query over them) until it
+ * is active again.
+ */
+export async function copyDaySpan(store: Store, pk: string, prefix: string, from: string | undefined, to: string): Promise<number> {
+  const items = await queryAll(store, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${from ?? '0000-00-00'}`, ':to': `${prefix}${to}` },
+    ConsistentRead: true,
+  });
+  const first = (items[0]?.sk as string | undefined)?.slice(prefix.length);
+  let start = first;
+  if (from !== undefined) {
+    const { Items } = await store.db.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}0000-00-00`, ':to': `${prefix}${dayBefore(from)}` },
+        ProjectionExpression: 'sk',
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    const previous = (Items?.[0]?.sk as string | undefined)?.slice(prefix.length);
+    const recent = previous !== undefined && previous >= dayOf(Date.parse(`${to}T00:00:00Z`) - QUIET_DAYS * DAY_MS);
+    if (previous !== undefined && (first !== undefined || recent)) start = nextDay(previous);
+  }
+  if (start === undefined) return 0;
+  const byDay = new Map(items.map((item) => [(item.sk as string).slice(prefix.length), item]));
+  const byMonth = new Map<string, { day: string; item?: Record<string, NativeAttributeValue> }[]>();
+  for (let day = start; day <= to; day = nextDay(day)) {
+    byMonth.set(day.slice(0, 7), [...(byMonth.get(day.slice(0, 7)) ?? []), { day, item: byDay.get(day) }]);
+  }
+  let copied = 0;
+  for (const [month, days] of byMonth) {
+    const key = { pk, sk: monthSk(prefix, month) };
+    // Refused: a late change copied a newer state of one of them meanwhile; the others one by one.
+    if (await copyDays(store, key, days)) copied += days.length;
+    else for (const day of days) copied += (await copyDays(store, key, [day])) ? 1 : 0;
+  }
+  return copied;
 }

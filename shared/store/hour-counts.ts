@@ -1,4 +1,5 @@
 import type { CountedWrites } from './counted-writes';
+import { dayBefore, nextDay } from './day-rollups';
 
 const HOUR_MS = 60 * 60_000;
 /** Day bounds for an open range: every `YYYY-MM-DD` sorts between them. */
@@ -59,7 +60,7 @@ async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom
   let spans: [string, string][] = [[first.day, last.day]];
   if (first.day < last.day) {
     // The range's whole days, settled ones from the month roll-ups; the edge days and the recent ones from their items.
-    const wholeDaysFrom = first.hour === 0 ? first.day : dayAfter(first.day);
+    const wholeDaysFrom = first.hour === 0 ? first.day : nextDay(first.day);
     const wholeDaysTo = last.hour === 23 ? last.day : dayBefore(last.day);
     const rests = [...new Set(only.map((cell) => cell.slice(3)))];
     const rolled = await counted.countSettledDays(args.pk, args.daySk(''), wholeDaysFrom, wholeDaysTo, rests, ROLLUP_MIN_DAYS);
@@ -67,7 +68,7 @@ async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom
       total += rolled.total;
       spans = [];
       if (first.day < wholeDaysFrom) spans.push([first.day, first.day]);
-      if (rolled.through < last.day) spans.push([dayAfter(rolled.through), last.day]);
+      if (rolled.through < last.day) spans.push([nextDay(rolled.through), last.day]);
     }
   }
   const days = await Promise.all(spans.map(([from, to]) => counted.readRange(args.pk, args.daySk(from), args.daySk(to), only)));
@@ -81,9 +82,6 @@ async function wholeHours(counted: CountedWrites, args: HourCountArgs, wholeFrom
   }
   return total;
 }
-
-const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 function hourOf(instant: number): { day: string; hour: number } {
   const date = new Date(instant);

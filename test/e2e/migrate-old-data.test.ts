@@ -148,9 +148,17 @@ describe('a data directory of the previous version', () => {
     expect(first.upgraded).toBeLessThan(upgradable(upgrades));
     expect(second).toEqual(expect.objectContaining({ completed: true, resumed: true }));
     expect(first.upgraded + second.upgraded).toBe(upgradable(upgrades));
+    const before = await adminAsync(dataDir, 'rollups', 'copy', '--json');
     const third = await adminAsync(dataDir, 'migrate', '--json');
     expect(third.status).toBe(0);
     expect(JSON.parse(third.stdout)).toEqual(expect.objectContaining({ completed: true, resumed: false, upgraded: 0, skipped: 0 }));
+    // A completed migration has the roll-up pass copy every settled day again (the migrated counters' quiet days with them).
+    const copied = await adminAsync(dataDir, 'rollups', 'copy', '--json');
+    const copiedAgain = await adminAsync(dataDir, 'rollups', 'copy', '--json');
+    expect([before.status, copied.status, copiedAgain.status]).toEqual([0, 0, 0]);
+    expect(JSON.parse(before.stdout).days).toBeGreaterThan(60);
+    expect(JSON.parse(copied.stdout)).toEqual(JSON.parse(before.stdout));
+    expect(JSON.parse(copiedAgain.stdout)).toEqual({ days: 0 });
     const server = await startServer(dataDir, { demoApiKey: 'oldlayout000000000000000000000000000demo' });
     running.push(server.child);
     expect(await listAnswers(server.baseUrl)).toEqual(recorded);
