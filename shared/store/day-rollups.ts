@@ -171,24 +171,29 @@ export async function countSettledDays(
  */
 const readOnly = new WeakSet<Store>();
 
+/** The days by month, each with its day item among `items` (absent: a day without one). */
+function monthsOf(prefix: string, days: string[], items: Record<string, NativeAttributeValue>[]) {
+  const byDay = new Map(items.map((item) => [(item.sk as string).slice(prefix.length), item]));
+  const byMonth = new Map<string, { day: string; item?: Record<string, NativeAttributeValue> }[]>();
+  for (const day of days) byMonth.set(day.slice(0, 7), [...(byMonth.get(day.slice(0, 7)) ?? []), { day, item: byDay.get(day) }]);
+  return byMonth;
+}
+
 /** Reads the missing days' items (one Query over their span), copies them onto their months (consistent reads then), and sums them. */
 async function copyMissing(store: Store, pk: string, prefix: string, missing: string[], rests: readonly string[]): Promise<number> {
   const copy = !readOnly.has(store);
-  const items = new Map<string, Record<string, NativeAttributeValue>>();
-  for (const item of await queryAll(store, {
+  const items = await queryAll(store, {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${missing[0]}`, ':to': `${prefix}${missing.at(-1)}` },
     ConsistentRead: copy,
-  })) {
-    items.set((item.sk as string).slice(prefix.length), item);
-  }
-  const byMonth = new Map<string, { day: string; item?: Record<string, NativeAttributeValue> }[]>();
+  });
+  const byMonth = monthsOf(prefix, missing, items);
   let total = 0;
-  for (const day of missing) {
-    const item = items.get(day);
-    byMonth.set(day.slice(0, 7), [...(byMonth.get(day.slice(0, 7)) ?? []), { day, item }]);
-    const summary = summaryOf(item);
-    for (const rest of rests) total += summary[`r${rest}`] ?? 0;
+  for (const days of byMonth.values()) {
+    for (const { item } of days) {
+      const summary = summaryOf(item);
+      for (const rest of rests) total += summary[`r${rest}`] ?? 0;
+    }
   }
   if (!copy) return total;
   // A refused copy (a late change copied one of its days first) is left for the next reader.
@@ -237,11 +242,9 @@ export async function copyDaySpan(store: Store, pk: string, prefix: string, from
     if (previous !== undefined && (first !== undefined || recent)) start = nextDay(previous);
   }
   if (start === undefined) return 0;
-  const byDay = new Map(items.map((item) => [(item.sk as string).slice(prefix.length), item]));
-  const byMonth = new Map<string, { day: string; item?: Record<string, NativeAttributeValue> }[]>();
-  for (let day = start; day <= to; day = nextDay(day)) {
-    byMonth.set(day.slice(0, 7), [...(byMonth.get(day.slice(0, 7)) ?? []), { day, item: byDay.get(day) }]);
-  }
+  const days: string[] = [];
+  for (let day = start; day <= to; day = nextDay(day)) days.push(day);
+  const byMonth = monthsOf(prefix, days, items);
   let copied = 0;
   for (const [month, days] of byMonth) {
     const key = { pk, sk: monthSk(prefix, month) };
