@@ -84,17 +84,18 @@ describe('a creation range with another criterion or a sort', () => {
     const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
     // One hour: 60 messages. Before, each was read from the criterion's matches over the 400 minutes (200
     // saying Hi, 80 to the number, 400 not sent yet, each checked on its message for a sending time) or the
-    // hour's messages whole, and all of them counted; now the matches in the hour, as small entries, and the page.
+    // hour's messages whole, and all of them counted; now the matches in the hour, as small entries, and the page
+    // (BatchGetItem: its messages and, for some criteria, a counter item of the total).
     const hour = { campaignCreatedFrom: at(100), campaignCreatedTo: at(159) };
     const cases: [Partial<MessageQuery>, MessageQuery['sort'], number, { entries: number; messages: number }][] = [
       [{ ...hour, from: 'Alerts' }, [], 45, { entries: 80, messages: 25 }],
       [{ ...hour, from: 'Alerts' }, [{ field: 'from', direction: 'ASC' }], 45, { entries: 80, messages: 25 }],
       [{ ...hour, text: 'Hi' }, [], 30, { entries: 65, messages: 25 }],
       [{ ...hour, to: SHARED_NUMBER }, [], 12, { entries: 30, messages: 12 }],
-      [{ ...hour, campaignStatus: 'NEW' }, [], 60, { entries: 95, messages: 25 }],
-      [{ ...hour, campaignStatus: 'NOT_YET_SENT' }, [], 60, { entries: 110, messages: 25 }],
+      [{ ...hour, campaignStatus: 'NEW' }, [], 60, { entries: 95, messages: 26 }],
+      [{ ...hour, campaignStatus: 'NOT_YET_SENT' }, [], 60, { entries: 110, messages: 26 }],
       // Sent in the hour: its 60 entries of gsi2 decide the text (projected textHash), not 200 messages read for their sending time.
-      [{ startSendFrom: at(100), startSendTo: at(159), text: 'Hi' }, [], 30, { entries: 130, messages: 25 }],
+      [{ startSendFrom: at(100), startSendTo: at(159), text: 'Hi' }, [], 30, { entries: 130, messages: 26 }],
     ];
     for (const [criteria, sort, total, most] of cases) {
       // Act
@@ -114,7 +115,7 @@ describe('a creation range with another criterion or a sort', () => {
     }
   }, 120_000);
 
-  it('reads a page by segNum, status or sender from their key ranges, a dense range by number from its index, and a narrow one whole once', async () => {
+  it('reads a page by segNum, status or sender from their key ranges, a dense range by number from its index, and a narrow one at about the cost of a page', async () => {
     const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
     // Whole hours, so that the totals are the day items' cells. Read whole, the range was 400
     // (or 60) gsi1 entries and every one of their messages again by BatchGetItem.
@@ -147,7 +148,7 @@ describe('a creation range with another criterion or a sort', () => {
         { campaignCreatedFrom: at(60), campaignCreatedTo: at(120 - 1 / MINUTE) },
         [{ field: 'segNum', direction: 'ASC' }],
         60,
-        { entries: 62, messages: 1 },
+        { entries: 62, messages: 26 },
       ],
     ];
     for (const [criteria, sort, total, most] of cases) {
@@ -180,9 +181,9 @@ describe('a creation range with another criterion or a sort', () => {
     for (const id of [150, 151, 152, 153]) await campaigns.move(id, ['NEW'], 'DECLINED');
     const hour = { campaignCreatedFrom: at(120), campaignCreatedTo: at(180 - 1 / MINUTE) };
     const cases: [Partial<MessageQuery>, number, number, { entries: number; messages: number }][] = [
-      [{ ...hour, campaignStatus: 'NEW' }, 56, 1, { entries: 6 + 30, messages: 25 }],
+      [{ ...hour, campaignStatus: 'NEW' }, 56, 1, { entries: 6 + 30, messages: 26 }],
       // The rarer side is counted directly.
-      [{ ...hour, campaignStatus: 'DECLINED' }, 4, 0, { entries: 8, messages: 4 }],
+      [{ ...hour, campaignStatus: 'DECLINED' }, 4, 0, { entries: 8, messages: 5 }],
     ];
     for (const [criteria, total, complements, most] of cases) {
       // Act

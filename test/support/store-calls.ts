@@ -36,7 +36,7 @@ export function observeListReads(store: Store): { entries: number; messages: num
     (next, context) => async (args) => {
       const result = await next(args);
       if (context.commandName === 'QueryCommand') seen.entries += (result.output as { ScannedCount?: number }).ScannedCount ?? 0;
-      if (context.commandName === 'BatchGetCommand') {
+      if (/^BatchGet(Item)?Command$/.test(context.commandName ?? '')) {
         const requests = Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems);
         seen.messages += requests.reduce((sum, request) => sum + request.Keys.length, 0);
       }
