@@ -66,7 +66,9 @@ export function messageIndexKeys(m: MessageKeyFields): Record<string, NativeAttr
     gsi3pk: pk,
     gsi3sk: numeric(m.segNum, m),
     gsi4pk: pk,
-    gsi4sk: `UPD#${m.statusUpdatedAt ?? ''}#${tail(m)}`,
+    // The status after the tail: the order is the update time's (ids are unique), and a
+    // status-update range's edge counts the status from the entries (statusOfUpdateKey).
+    gsi4sk: `UPD#${m.statusUpdatedAt ?? ''}#${tail(m)}#${m.status}`,
     gsi5pk: pk,
     gsi5sk: `TEXT#${sortableText(m.text)}${END}${tail(m)}`,
     gsi6pk: pk,
@@ -93,8 +95,13 @@ const TAIL_LENGTH = 24 + 1 + ID_DIGITS + 1;
 export function sortValueOfKey(index: string, key: NativeAttributeValue): string | bigint {
   if (index === 'gsi3') return BigInt(key) / (MS_SCALE * ID_SCALE);
   if (index === 'gsi8') return BigInt(key) / ID_SCALE;
-  return String(key).slice(0, -TAIL_LENGTH);
+  const text = String(key);
+  return (index === 'gsi4' ? text.replace(STATUS_SUFFIX, '') : text).slice(0, -TAIL_LENGTH);
 }
+
+/** A gsi4 key's status; undefined on a key written before it carried one (it ends with the padded id). */
+const STATUS_SUFFIX = /#[A-Z]+$/;
+export const statusOfUpdateKey = (key: NativeAttributeValue): string | undefined => STATUS_SUFFIX.exec(String(key))?.[0].slice(1);
 
 /** The ranges each criterion and sort reads (index, partition and sort-key prefix or bounds). */
 export const messageRanges = {

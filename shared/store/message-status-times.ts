@@ -5,7 +5,7 @@ import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
-import { messageCounters, messageRanges } from './message-keys';
+import { messageCounters, messageRanges, statusOfUpdateKey } from './message-keys';
 import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
@@ -93,8 +93,8 @@ export class MessageStatusTimes {
 
   /** Exact: whole hours from the day items' cells of the status, the edges from an index. */
   #total(accountId: number, kind: RangeKind, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
-    // Status is not on gsi2's and gsi4's entries: the part of an hour's sendings or updates is checked on its messages.
-    const edgeRange = kind === 'S' ? messageRanges.startSend : messageRanges.statusUpdate;
+    // Status is not on gsi2's entries (a sent message's entry stays where it is as its status moves): the part of an
+    // hour's sendings is checked on its messages. gsi4's entries move with every status change and end with it.
     return countByHours(this.counted, {
       pk: messageCounters.all(accountId).pk,
       daySk: (day) => messageCounters.day(accountId, kind, day).sk,
@@ -104,8 +104,29 @@ export class MessageStatusTimes {
       countEdge: async (edgeFrom, edgeTo) =>
         kind === 'C'
           ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
-          : (await this.#checked(edgeRange(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
+          : kind === 'U'
+            ? this.#updatedEdge(accountId, status, edgeFrom, edgeTo)
+            : (await this.#checked(messageRanges.startSend(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
     });
+  }
+
+  /**
+   * Messages last updated in [from, to] (part of an hour) with that status, from gsi4's
+   * entries, whose keys end with the status; an entry written before they did is checked on
+   * its message (100 per BatchGetItem), until its message's next change rewrites it.
+   */
+  async #updatedEdge(accountId: number, status: MessageStatus, from: Date, to: Date): Promise<number> {
+    let count = 0;
+    const unmarked: Entry[] = [];
+    for await (const entry of scanRanges(this.store, [messageRanges.statusUpdate(accountId, from, to)], true)) {
+      const marked = statusOfUpdateKey(entry.gsi4sk);
+      if (marked === undefined) unmarked.push(entry);
+      else if (marked === status) count++;
+    }
+    for (let i = 0; i < unmarked.length; i += 100) {
+      for (const { message } of await messagesOfEntries(this.store, unmarked.slice(i, i + 100))) if (message.status === status) count++;
+    }
+    return count;
   }
 
   /**

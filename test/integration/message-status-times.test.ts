@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { type CampaignState, listMessages, type MessageQuery } from '../../shared/domain/message-listing';
 import type { Message } from '../../shared/domain/messages';
@@ -230,5 +230,43 @@ describe('pages of a status in a time range', () => {
       expect([criteria, listed.totalItemCount, listed.items.length]).toEqual([criteria, total, 25]);
       expect([criteria, reads.entries <= most.entries, reads.messages <= most.messages]).toEqual([criteria, true, true]);
     }
+  }, 300_000);
+
+  it('count the partial edge hours of a status-update range from the entries, whose keys end with the status, and check on their messages only entries written before', async () => {
+    // Prepare: 240 messages over four hours, every fourth undelivered; a status-update range from 10:50 to 13:49:59.999
+    // (edges of 10 and 50 minutes: updates of messages 30–39 and 160–209)
+    const ids = range(1, 240);
+    for (const id of ids) await send(newMessage(id, 6, id % 4 === 0 ? 'UNDELIV' : 'DELIVRD'));
+    const lists = new IndexedMessageLists(store, counted(store));
+    const seen = observeListReads(store);
+    const queries = (['DELIVRD', 'UNDELIV'] as const).map((status) =>
+      page({ status, statusUpdateFrom: at(50), statusUpdateTo: at(230 - 1 / MINUTE) }),
+    );
+    const read = async (query: MessageQuery) => {
+      seen.messages = 0;
+      const listed = await lists.list(6, query);
+      return { listed, messages: seen.messages };
+    };
+
+    // Act: keys as written now; then some entries in the edges as the previous version wrote them (no status)
+    const now = [await read(queries[0]!), await read(queries[1]!)];
+    const legacy = [30, 31, 32, 36, 200, 201, 204, 208];
+    for (const id of legacy) {
+      const { Item } = await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.message(id) }));
+      await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...Item, gsi4sk: String(Item?.gsi4sk).replace(/#[A-Z]+$/, '') } }));
+    }
+    const before = [await read(queries[0]!), await read(queries[1]!)];
+
+    // Assess: exact totals and pages. BatchGetItem reads the page's messages (up to 30 for the rare status, whose own
+    // index is read newest created first and checked), the counter item of the status's share, and the legacy
+    // entries' messages; the edges' 60 updates' messages were all read before.
+    for (const [i, query] of queries.entries()) {
+      const want = await expected(6, ids, query);
+      expect(now[i]!.listed).toEqual(want);
+      expect(before[i]!.listed).toEqual(want);
+      expect(now[i]!.messages).toBeLessThanOrEqual(31);
+      expect(before[i]!.messages).toBeLessThanOrEqual(31 + legacy.length);
+    }
+    expect(now.map(({ listed }) => listed.totalItemCount)).toEqual([135, 45]);
   }, 300_000);
 });
