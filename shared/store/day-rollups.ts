@@ -155,12 +155,16 @@ export async function countSettledDays(
   }
   const missing: string[] = [];
   let total = 0;
+  let present: string | undefined;
   for (let day = first; day <= through; day = nextDay(day)) {
     const summary = months.get(day.slice(0, 7))?.[`d${day.slice(8, 10)}`] as Record<string, number> | undefined;
     if (summary === undefined) missing.push(day);
-    else for (const rest of rests) total += Number(summary[`r${rest}`] ?? 0);
+    else {
+      present ??= day;
+      for (const rest of rests) total += Number(summary[`r${rest}`] ?? 0);
+    }
   }
-  if (missing.length > 0) total += await copyMissing(store, pk, prefix, missing, rests);
+  if (missing.length > 0) total += await copyMissing(store, pk, prefix, missing, rests, present);
   return { total, through };
 }
 
@@ -180,22 +184,39 @@ function monthsOf(prefix: string, days: string[], items: Record<string, NativeAt
 }
 
 /** Reads the missing days' items (one Query over their span), copies them onto their months (consistent reads then), and sums them. */
-async function copyMissing(store: Store, pk: string, prefix: string, missing: string[], rests: readonly string[]): Promise<number> {
+async function copyMissing(
+  store: Store,
+  pk: string,
+  prefix: string,
+  missing: string[],
+  rests: readonly string[],
+  present: string | undefined,
+): Promise<number> {
   const copy = !readOnly.has(store);
   const items = await queryAll(store, {
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': pk, ':from': `${prefix}${missing[0]}`, ':to': `${prefix}${missing.at(-1)}` },
     ConsistentRead: copy,
   });
-  const byMonth = monthsOf(prefix, missing, items);
+  // The span may hold days the months have: only the missing ones count here.
+  const wanted = new Set(missing);
   let total = 0;
-  for (const days of byMonth.values()) {
-    for (const { item } of days) {
-      const summary = summaryOf(item);
-      for (const rest of rests) total += summary[`r${rest}`] ?? 0;
-    }
+  for (const item of items) {
+    if (!wanted.has((item.sk as string).slice(prefix.length))) continue;
+    const summary = summaryOf(item);
+    for (const rest of rests) total += summary[`r${rest}`] ?? 0;
   }
-  if (!copy) return total;
+  // The range's first days without a day item or a copy are not copied: a range from long before an account's
+  // first activity would write a month item for every month back to its start (a later reader's Query over
+  // those days alone finds nothing again).
+  const active = items.map((item) => (item.sk as string).slice(prefix.length)).find((day) => wanted.has(day));
+  const start = [active, present].filter((day) => day !== undefined).sort()[0];
+  if (!copy || start === undefined) return total;
+  const byMonth = monthsOf(
+    prefix,
+    missing.filter((day) => day >= start),
+    items,
+  );
   // A refused copy (a late change copied one of its days first) is left for the next reader.
   try {
     await Promise.all([...byMonth].map(([month, days]) => copyDays(store, { pk, sk: monthSk(prefix, month) }, days)));

@@ -5,6 +5,7 @@ import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { SETTLE_DAYS } from '../../shared/store/day-rollups';
 import { countByHours } from '../../shared/store/hour-counts';
+import { queryAll } from '../../shared/store/query';
 import { startTestStore } from '../support/dynamo';
 import { observeStore } from '../support/store-calls';
 
@@ -21,6 +22,8 @@ let store: Store;
 let close: () => Promise<void>;
 let now = NOW;
 let counted: CountedWrites;
+/** Every call the store makes (observeStore), from the start. */
+let observed: ReturnType<typeof observeStore>;
 
 /** The truth: each item's instant and status now. */
 const items: { at: number; status: 'A' | 'B' }[] = [];
@@ -63,6 +66,7 @@ const count = (from: number | undefined, to: number | undefined, status?: string
 
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
+  observed = observeStore(store);
   counted = new CountedWrites(store, () => ulidAt(new Date(now)), { clock: () => new Date(now) });
   let seed = 11;
   const random = () => {
@@ -192,14 +196,35 @@ describe('month roll-ups of the day counter items', () => {
     // Prepare: rolled up by an earlier read
     const from = START + 5 * DAY + 3 * HOUR + 120_000;
     expect(await count(from, NOW, 'B')).toBe(brute(from, NOW, 'B'));
-    const calls = observeStore(store);
+    const before = observed.length;
 
     // Act
     const total = await count(from, NOW, 'B');
+    const calls = observed.slice(before);
 
     // Assess: the months (one Query), the first day and the unsettled days (a Query each), nothing copied
     expect(total).toBe(brute(from, NOW, 'B'));
     expect(calls.map((call) => call.command).sort()).toEqual(['QueryCommand', 'QueryCommand', 'QueryCommand']);
+  });
+
+  it('writes no month item for the months of a range before the first day of the counter', async () => {
+    // Prepare
+    const from = Date.parse('2020-01-01T00:00:00Z');
+
+    // Act: twice, the second finding the same days missing
+    const first = await count(from, NOW, 'B');
+    const before = observed.length;
+    const second = await count(from, NOW, 'B');
+    const calls = observed.slice(before);
+
+    // Assess
+    expect([first, second]).toEqual([brute(from, NOW, 'B'), brute(from, NOW, 'B')]);
+    const months = await queryAll(store, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': PK, ':prefix': 'MESSAGES#C#M#' },
+    });
+    expect(months.map((item) => String(item.sk).slice(-7)).sort()[0]).toBe(new Date(START).toISOString().slice(0, 7));
+    expect(calls.map((call) => call.command).filter((command) => command !== 'QueryCommand')).toEqual([]);
   });
 
   // Last: the store is then known as read-only.
