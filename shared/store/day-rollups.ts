@@ -44,7 +44,7 @@ export const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) + D
 export const dayBefore = (day: string) => dayOf(Date.parse(`${day}T00:00:00Z`) - DAY_MS);
 
 /** Whether a change made at `now` to that day's item is late. */
-export const isLate = (day: string, now: Date) => day < dayOf(now.getTime() - SETTLE_DAYS * DAY_MS);
+export const isLate = (day: string, now: Date) => day <= dayOf(now.getTime() - SETTLE_DAYS * DAY_MS);
 
 /** The last day a reader at `now` takes from the roll-ups. */
 export const lastSettledDay = (now: Date) => dayOf(now.getTime() - (SETTLE_DAYS + READER_MARGIN_DAYS) * DAY_MS);
