@@ -147,6 +147,11 @@ export class CountedWrites {
     return recovered;
   }
 
+  /** The time by this store's clock (tests move it). */
+  now(): Date {
+    return this.#clock();
+  }
+
   async read(counterKeys: Key[], consistent = false): Promise<Record<string, number>[]> {
     return (await readCounters(this.store, counterKeys, consistent)).map((state) => state.cells);
   }

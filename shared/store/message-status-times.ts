@@ -10,6 +10,8 @@ import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-lis
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
 
+const HOUR_MS = 60 * 60_000;
+
 /**
  * `status` with a campaignCreateTs, a startSendTs (campaignSentTs: the same time, §4.5) or a
  * statusUpdateTs range, nothing else, in the default order (docs/data-model.md §4.4, 8). The
@@ -95,19 +97,38 @@ export class MessageStatusTimes {
   #total(accountId: number, kind: RangeKind, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
     // Status is not on gsi2's entries (a sent message's entry stays where it is as its status moves): the part of an
     // hour's sendings is checked on its messages. gsi4's entries move with every status change and end with it.
+    const edge = async (edgeFrom: Date, edgeTo: Date) =>
+      kind === 'C'
+        ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
+        : kind === 'U'
+          ? this.#updatedEdge(accountId, status, edgeFrom, edgeTo)
+          : (await this.#checked(messageRanges.startSend(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length;
     return countByHours(this.counted, {
       pk: messageCounters.all(accountId).pk,
       daySk: (day) => messageCounters.day(accountId, kind, day).sk,
       cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
       ...(from && { from }),
       ...(to && { to }),
-      countEdge: async (edgeFrom, edgeTo) =>
-        kind === 'C'
-          ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
-          : kind === 'U'
-            ? this.#updatedEdge(accountId, status, edgeFrom, edgeTo)
-            : (await this.#checked(messageRanges.startSend(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length,
+      countEdge: async (edgeFrom, edgeTo) => {
+        const start = edgeFrom.getTime();
+        if (start % HOUR_MS !== 0 || edgeTo.getTime() < this.counted.now().getTime()) return edge(edgeFrom, edgeTo);
+        // From the start of its hour up to now or later (a range "until now"): the hour's cell, less what the rest
+        // of the hour holds, which has not happened yet (an empty read, unless a clock ahead stamped something there).
+        const end = start + HOUR_MS - 1;
+        const [cell, after] = await Promise.all([
+          this.#hourCell(accountId, kind, status, edgeFrom),
+          edgeTo.getTime() < end ? edge(new Date(edgeTo.getTime() + 1), new Date(end)) : 0,
+        ]);
+        return cell - after;
+      },
     });
+  }
+
+  /** The hour's cell of the status on its day item (kind C, S or U): the messages of that hour with that status now. */
+  async #hourCell(accountId: number, kind: RangeKind, status: MessageStatus, hourStart: Date): Promise<number> {
+    const [day, hour] = [hourStart.toISOString().slice(0, 10), hourStart.toISOString().slice(11, 13)];
+    const [cells] = await this.counted.read([messageCounters.day(accountId, kind, day)]);
+    return cells?.[messageCounters.hourStatusCell(hour, status)] ?? 0;
   }
 
   /**

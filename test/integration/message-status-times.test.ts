@@ -232,6 +232,36 @@ describe('pages of a status in a time range', () => {
     }
   }, 300_000);
 
+  it('count the last hour of a range until now from its cell, reading only the rest of that hour, which has not happened yet', async () => {
+    // Prepare: now is 11:40; 80 messages sent and reported by then, every fourth undelivered, and one stamped 11:50 by a
+    // clock ahead (created 11:45, sent 11:50, reported 12:05)
+    const now = at(100);
+    const ids = [...range(1, 80), 105];
+    for (const id of ids) await send(newMessage(id, 8, id % 4 === 0 ? 'UNDELIV' : 'DELIVRD'));
+    const lists = new IndexedMessageLists(store, new CountedWrites(store, () => ulid(), { clock: () => now }));
+    const seen = observeListReads(store);
+    // BatchGetItem reads at most: the page's messages where they are read one by one (the rare status), the counter
+    // items (the totals item, the last hour's day item) and the one message in the rest of the hour. Counted from
+    // their messages, the sending ranges' last hours read 26 more (27 and 47).
+    const cases: [Partial<MessageQuery>, number, number][] = [
+      [{ status: 'DELIVRD', startSendFrom: at(0), startSendTo: now }, 60, 3],
+      [{ status: 'UNDELIV', startSendFrom: at(0), startSendTo: now }, 20, 23],
+      [{ status: 'DELIVRD', statusUpdateFrom: at(0), statusUpdateTo: now }, 60, 2],
+      [{ status: 'DELIVRD', campaignCreatedFrom: at(0), campaignCreatedTo: now }, 60, 26],
+    ];
+    for (const [criteria, total, most] of cases) {
+      // Act
+      seen.messages = 0;
+      const query = page(criteria);
+      const listed = await lists.list(8, query);
+      const messages = seen.messages;
+
+      // Assess
+      expect(listed).toEqual(await expected(8, ids, query));
+      expect([criteria, listed.totalItemCount, messages <= most]).toEqual([criteria, total, true]);
+    }
+  }, 300_000);
+
   it('count the partial edge hours of a status-update range from the entries, whose keys end with the status, and check on their messages only entries written before', async () => {
     // Prepare: 240 messages over four hours, every fourth undelivered; a status-update range from 10:50 to 13:49:59.999
     // (edges of 10 and 50 minutes: updates of messages 30–39 and 160–209)
