@@ -110,16 +110,24 @@ export class MessageStatusTimes {
       ...(from && { from }),
       ...(to && { to }),
       countEdge: async (edgeFrom, edgeTo) => {
-        const start = edgeFrom.getTime();
-        if (start % HOUR_MS !== 0 || edgeTo.getTime() < this.counted.now().getTime()) return edge(edgeFrom, edgeTo);
-        // From the start of its hour up to now or later (a range "until now"): the hour's cell, less what the rest
-        // of the hour holds, which has not happened yet (an empty read, unless a clock ahead stamped something there).
+        // Part of one hour: read it, or the hour's cell less the rest of the hour, whichever spans less time that has
+        // passed (a range "until now" reads only the rest of its last hour, which holds nothing yet: an empty read,
+        // unless a clock ahead stamped something there).
+        const start = edgeFrom.getTime() - (edgeFrom.getTime() % HOUR_MS);
         const end = start + HOUR_MS - 1;
-        const [cell, after] = await Promise.all([
-          this.#hourCell(accountId, kind, status, edgeFrom),
-          edgeTo.getTime() < end ? edge(new Date(edgeTo.getTime() + 1), new Date(end)) : 0,
+        const now = this.counted.now().getTime();
+        const passed = (a: number, b: number) => Math.max(0, Math.min(b, now) - a + 1);
+        const rest: [number, number][] = [];
+        if (edgeFrom.getTime() > start) rest.push([start, edgeFrom.getTime() - 1]);
+        if (edgeTo.getTime() < end) rest.push([edgeTo.getTime() + 1, end]);
+        if (rest.reduce((sum, [a, b]) => sum + passed(a, b), 0) >= passed(edgeFrom.getTime(), edgeTo.getTime())) {
+          return edge(edgeFrom, edgeTo);
+        }
+        const [cell, ...others] = await Promise.all([
+          this.#hourCell(accountId, kind, status, new Date(start)),
+          ...rest.map(([a, b]) => edge(new Date(a), new Date(b))),
         ]);
-        return cell - after;
+        return others.reduce((left, other) => left - other, cell);
       },
     });
   }
