@@ -223,9 +223,10 @@ const QUEUE_MEMORY_WINDOW = 10_000;
 /**
  * Sweeps the schedule every 20 seconds (deferred campaigns, checks, expiries, webhook tries),
  * finishes counted changes left by a crash, moves counted links in the clickCnt order and
- * copies settled days onto their month items, as the scheduled function does on AWS. The links are moved only once the click queue holds
- * no more than a batch: on the one local store, counting the clicks answered comes first
- * (bench:redirect's long tail: a pass over 8,000 links is three requests each).
+ * copies settled days onto their month items, as the scheduled function does on AWS. The
+ * links are moved only once the click queue holds no more than a batch: on the one local
+ * store, counting the clicks answered comes first (bench:redirect's long tail: a pass over
+ * 8,000 links is three requests each).
  */
 function startDeferredSweeper(rt: Runtime, clicks: LocalQueue): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;

@@ -92,8 +92,6 @@ export const keys = {
 
   counter: (name: string): Key => ({ pk: `COUNTER#${name}`, sk: '#COUNTER' }),
   setting: (name: string): Key => ({ pk: `SETTING#${name}`, sk: '#SETTING' }),
-  /** Where the scheduled copier of settled days onto month items is (rollup-pass.ts). */
-  rollupPass: (): Key => ({ pk: 'SETTING#rollup-pass', sk: '#SETTING' }),
   /**
    * The migration (admin migrate): the run, and each Scan segment's position. v3: a pass
    * after v2's also puts messages into their text's counter, so a table v2 completed runs again.

@@ -6,6 +6,8 @@ import { keys } from './keys';
 
 /** How long one scheduled pass works at most (the sweep function has 50 s); what is left waits for the next. */
 export const ROLLUP_PASS_BUDGET_MS = 20_000;
+/** Where the passes are (a Setting item). */
+const PASS_KEY = keys.setting('rollup-pass');
 /** Accounts copied at once; the position is saved after each such group. */
 const ACCOUNTS_AT_ONCE = 8;
 
@@ -47,9 +49,10 @@ export class RollupPass {
     let copied = 0;
     let after = state.after;
     for (let i = 0; i < pending.length; i += ACCOUNTS_AT_ONCE) {
-      if (i > 0 && performance.now() - started >= budgetMs) {
+      if (i > 0) {
+        // Where a run stopped here, or cut short by its function's timeout, the next one resumes.
         await this.#save({ through: state.through, to, after });
-        return copied;
+        if (performance.now() - started >= budgetMs) return copied;
       }
       const group = pending.slice(i, i + ACCOUNTS_AT_ONCE);
       const days = await mapLimited(group, ACCOUNTS_AT_ONCE, (id) => this.#copyAccount(id, from, to));
@@ -62,7 +65,7 @@ export class RollupPass {
 
   /** The next passes copy every day again, from each counter's first (`admin rollups copy --restart`). */
   async restart(): Promise<void> {
-    await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: keys.rollupPass() }));
+    await this.store.db.send(new DeleteCommand({ TableName: this.store.tableName, Key: PASS_KEY }));
   }
 
   async #copyAccount(accountId: number, from: string | undefined, to: string): Promise<number> {
@@ -73,12 +76,12 @@ export class RollupPass {
   }
 
   async #state(): Promise<PassState> {
-    const { Item } = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: keys.rollupPass(), ConsistentRead: true }));
+    const { Item } = await this.store.db.send(new GetCommand({ TableName: this.store.tableName, Key: PASS_KEY, ConsistentRead: true }));
     return { through: Item?.through, to: Item?.to, after: Item?.after };
   }
 
   async #save(state: PassState): Promise<void> {
     const defined = Object.fromEntries(Object.entries(state).filter(([, value]) => value !== undefined));
-    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...keys.rollupPass(), entity: 'Setting', ...defined } }));
+    await this.store.db.send(new PutCommand({ TableName: this.store.tableName, Item: { ...PASS_KEY, entity: 'Setting', ...defined } }));
   }
 }

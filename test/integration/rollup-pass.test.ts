@@ -192,9 +192,10 @@ describe('the scheduled roll-up pass', () => {
 
     // Act: a zero budget copies one group of accounts a run
     const first = await pass.run(0);
-    const position = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.rollupPass(), ConsistentRead: true }))).Item;
+    const position = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.setting('rollup-pass'), ConsistentRead: true })))
+      .Item;
     const second = await pass.run(0);
-    const done = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.rollupPass(), ConsistentRead: true }))).Item;
+    const done = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.setting('rollup-pass'), ConsistentRead: true }))).Item;
     const before = calls.length;
     const third = await pass.run(0);
 
@@ -207,6 +208,35 @@ describe('the scheduled roll-up pass', () => {
     expect(done?.after).toBeUndefined();
     expect(third).toBe(0);
     expect(calls.slice(before).map((call) => call.command)).toEqual(['GetItemCommand']);
+  });
+
+  it('keeps its position after each group of accounts, so a run cut off by a crash is resumed after the last group done', async () => {
+    // Prepare: every day to copy again, and the store failing on account 9's counters (the second group)
+    await pass.restart();
+    store.db.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { ExpressionAttributeValues?: Record<string, unknown> };
+        if (input.ExpressionAttributeValues?.[':pk'] === keys.accountCounts(9)) throw new Error('the function timed out');
+        return next(args);
+      },
+      { step: 'initialize', name: 'crashOnAccount9' },
+    );
+
+    // Act
+    const crashed = await pass.run().then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    store.db.middlewareStack.remove('crashOnAccount9');
+    const position = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.setting('rollup-pass'), ConsistentRead: true })))
+      .Item;
+    await pass.run();
+    const done = (await store.db.send(new GetCommand({ TableName: store.tableName, Key: keys.setting('rollup-pass'), ConsistentRead: true }))).Item;
+
+    // Assess
+    expect(crashed).toBe('the function timed out');
+    expect(position).toMatchObject({ after: 8, to: lastSettledDay(new Date(NOW)) });
+    expect(done).toMatchObject({ through: lastSettledDay(new Date(NOW)) });
   });
 
   it('mends a month item that holds an older state of a day at the same version when it copies every day again', async () => {
