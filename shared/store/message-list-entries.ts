@@ -25,6 +25,12 @@ export interface Driver {
   rank: number;
   /** Its rank stands whatever its total: it is not ranked by the counters among several criteria. */
   placed?: boolean;
+  /**
+   * What reading it costs, in list index entries, where that is not its total times its
+   * matches' cost (matchCost): ranks it among several criteria. Undefined when unknown: its
+   * rank stands.
+   */
+  reads?: () => Promise<number | undefined>;
   /** The criteria its ranges decide exactly (those the index entries cannot are then not read from the messages). */
   covers?: MessageCriterion;
 }

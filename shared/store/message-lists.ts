@@ -27,7 +27,7 @@ import {
   textDriver,
   withConditions,
 } from './message-list-entries';
-import { MessageRecipients, toAlone, toDriver } from './message-recipients';
+import { MessageRecipients, toAlone } from './message-recipients';
 import { MessageStatusTimes, statusWithTime } from './message-status-times';
 import { createdWithCriterion, createdWithSort, MessageTimeCriteria } from './message-time-criteria';
 import { MessageTimeRanges } from './message-time-ranges';
@@ -112,9 +112,11 @@ export class IndexedMessageLists implements MessageLists {
     }
     // The counters say how many each criterion matches: the cheapest to read drives. Text is taken first, unless a sending or status time range's hours say otherwise.
     const timed = drivers.some((driver) => driver.covers === 'startSend' || driver.covers === 'statusUpdate');
-    if (drivers.length > 1)
-      for (const driver of drivers)
-        if (driver.total && (!driver.placed || timed)) driver.rank = 10 + (await driver.total()) * matchCost(query, driver);
+    for (const driver of drivers.length > 1 ? drivers : []) {
+      const reads = await driver.reads?.();
+      if (reads !== undefined) driver.rank = 10 + reads;
+      else if (driver.total && (!driver.placed || timed)) driver.rank = 10 + (await driver.total()) * matchCost(query, driver);
+    }
     const driver = drivers.sort((a, b) => a.rank - b.rank)[0] ?? this.#sortDriver(accountId, wanted);
     return this.#bounded(driver, query, anyAffix, offset + pageSize, offset);
   }
@@ -131,7 +133,7 @@ export class IndexedMessageLists implements MessageLists {
       const counter = messageCounters.text(accountId, query.text);
       drivers.push(textDriver(accountId, query.text, async () => (await this.counted.read([counter], true))[0]?.all ?? 0));
     }
-    if (query.to !== undefined) drivers.push(toDriver(accountId, query.to, anyAffix));
+    if (query.to !== undefined) drivers.push(this.recipients.driver(accountId, { ...query, to: query.to }, anyAffix));
     if (query.from !== undefined)
       drivers.push({ ranges: [messageRanges.from(accountId, query.from)], order: 'created', total: cells([`from#${query.from}`]), rank: 3 });
     if (query.status !== undefined)
@@ -213,8 +215,7 @@ export class IndexedMessageLists implements MessageLists {
    * entries do not carry.
    */
   async #bounded(driver: Driver, query: MessageQuery, anyAffix: boolean, keepBest: number, offset: number): Promise<MessageListing> {
-    const matches = matchingMessage(query, anyAffix);
-    const order = messageOrder(query.sort);
+    const [matches, order] = [matchingMessage(query, anyAffix), messageOrder(query.sort)];
     const fromEntries = entryDecides(query, driver.covers) && query.sort.every((s) => ENTRY_SORTS.has(s.field));
     // gsi1's entries are whole messages: checked and kept as they are, not read again.
     const whole = driver.ranges.every((range) => range.index === 'gsi1');
@@ -251,15 +252,8 @@ export class IndexedMessageLists implements MessageLists {
     }
     await check();
     const page = best.slice(offset);
-    const messages =
-      fromEntries && !whole
-        ? (
-            await messagesOfEntries(
-              this.store,
-              page.map((m) => ({ id: m.id })),
-            )
-          ).map(({ message }) => message)
-        : page;
+    const ids = page.map((m) => ({ id: m.id }));
+    const messages = fromEntries && !whole ? (await messagesOfEntries(this.store, ids)).map(({ message }) => message) : page;
     return { items: messages.map((message) => ({ message })), totalItemCount: total };
   }
 

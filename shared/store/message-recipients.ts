@@ -5,7 +5,7 @@ import { type Entry, readMerged } from './index-reader';
 import { MESSAGE_SCHEMA } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges, numberCell, reversed } from './message-keys';
-import { type Driver, onlyCriteria } from './message-list-entries';
+import { type Driver, matchCost, onlyCriteria } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -68,6 +68,22 @@ export class MessageRecipients {
     if (stopped || entries.length < take) return { total };
     const page = newestFirst ? entries : entries.reverse();
     return { listing: { items: page.map((item) => ({ message: fromMessageItem(item) })), totalItemCount: total } };
+  }
+
+  /**
+   * criteria[to]'s driver among other criteria (toDriver), ranked by what it reads: the
+   * matches by the number counts (each needs its message read where its entry cannot
+   * decide the rest of the query), or every number of the account when the digits are only
+   * found inside numbers. Without complete counts its rank stands (it drives).
+   */
+  driver(accountId: number, query: MessageQuery & { to: string }, anyAffix: boolean): Driver {
+    const driver = toDriver(accountId, query.to, anyAffix);
+    const reads = async () => {
+      if (!anyAffix) return (await this.counted.read([messageCounters.all(accountId)], true))[0]?.all ?? 0;
+      if (!COUNTABLE.test(query.to) || !(await this.#complete())) return undefined;
+      return (await this.count(accountId, query.to)).total * matchCost(query, driver);
+    };
+    return { ...driver, reads };
   }
 
   /** Messages whose number starts or ends with the digits, and all the account's: one BatchGetItem of three counters. */

@@ -208,6 +208,32 @@ describe('criteria[to] totals from the number counts', () => {
     expect(seen.sent.gsi6).toBe(20);
   }, 120_000);
 
+  it('with another criterion drives only where it reads less: a common prefix or digits inside numbers give way to a rare sender', async () => {
+    // Prepare: 60 messages to 4477009…, 3 of them from Rare, the rest from Alerts
+    let id = 0;
+    for (let i = 0; i < 60; i++)
+      await send({ ...newMessage(++id, 7, `4477009000${String(i).padStart(2, '0')}`), from: i % 20 === 7 ? 'Rare' : 'Alerts' });
+    const seen = observe(store);
+    const call = async (to: string, from: string) => {
+      const query = { ...byTo(to), from };
+      seen.entries = {};
+      expect([to, from, await lists().list(7, query)]).toEqual([to, from, await expected(7, range(1, id), query)]);
+      return { ...seen.entries };
+    };
+
+    // Act
+    const prefix = await call('4477009', 'Rare');
+    const inside = await call('7700', 'Rare');
+    const whole = await call('447700900047', 'Alerts');
+
+    // Assess: the sender's three entries, not the 60 numbers (each query's to is checked on
+    // them), beside one entry of gsi6 or none of gsi6 and gsi7 that say whether some number
+    // starts or ends with the digits; a whole number's one match still drives, not the 57 from Alerts.
+    expect(prefix).toEqual({ gsi6: 1, gsi9: 3 });
+    expect(inside).toEqual({ gsi6: 0, gsi7: 0, gsi9: 3 });
+    expect(whole).toEqual({ gsi6: 2, gsi7: 1 });
+  }, 120_000);
+
   it('counts a creation stopped after any of its writes once, when the sweep finishes it', async () => {
     for (let writes = 1; ; writes++) {
       // Prepare
