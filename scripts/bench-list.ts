@@ -52,7 +52,7 @@ import type { Message } from '../shared/domain/messages';
  * Settings (environment): BENCH_SMALL_LINKS (1,000), BENCH_BIG_LINKS (100,000),
  * BENCH_SMALL_MESSAGES (1,000), BENCH_BIG_MESSAGES (50,000), BENCH_ROUNDS (7 timed calls
  * per case, after one warm-up), BENCH_ONLY (`links` or `messages`), BENCH_CASES (a regular
- * expression: only the calls whose name matches it are measured), BENCH_SEED. The local runtime
+ * expression: only the calls whose name matches it are measured), BENCH_SEED, BENCH_TRACE=1 (each request of the last round's calls: time, read units, items). The local runtime
  * shares the machine's cores with dynalite and with whatever else runs there: latencies
  * are noisy, RRU are exact. Run time on two shared cores, measured before the lists read
  * indexes and without the migration: about 34 minutes at the defaults (seeding under 2 of
@@ -93,6 +93,7 @@ const ROUNDS = count('BENCH_ROUNDS', 7);
 const MONTHS = 6;
 const ONLY = process.env.BENCH_ONLY;
 const CASES = new RegExp(process.env.BENCH_CASES ?? '');
+const TRACE = process.env.BENCH_TRACE === '1';
 /** `current`: the two accounts seeded in the current layout, and a third in the previous one for the migration to upgrade; `previous`: all three in the previous layout. */
 const SEED = (process.env.BENCH_SEED ?? 'current') as 'current' | 'previous';
 if (SEED !== 'current' && SEED !== 'previous') throw new Error('BENCH_SEED must be current or previous');
@@ -202,15 +203,27 @@ async function main(): Promise<void> {
   // The local sweep's roll-up passes are held: the ones measured below copy every seeded day.
   const rollUp = rt.rollups.run.bind(rt.rollups);
   rt.rollups.run = async () => 0;
-  const units = { read: 0, write: 0, requests: 0 };
+  const units = { read: 0, write: 0, requests: 0, trace: undefined as string[] | undefined };
   store.db.middlewareStack.add(
     (next, context) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const input = args.input as { ReturnConsumedCapacity?: string; IndexName?: string; Limit?: number; Select?: string };
+      input.ReturnConsumedCapacity = 'TOTAL';
       units.requests++;
+      const start = performance.now();
       const result = await next(args);
       const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity;
       const kind = /Put|Update|Delete|Write/.test(context.commandName ?? '') ? 'write' : 'read';
-      for (const capacity of [consumed ?? []].flat()) units[kind] += capacity.CapacityUnits ?? 0;
+      let spent = 0;
+      for (const capacity of [consumed ?? []].flat()) spent += capacity.CapacityUnits ?? 0;
+      units[kind] += spent;
+      if (units.trace) {
+        const output = result.output as { Count?: number; Items?: unknown[]; Responses?: Record<string, unknown[]> };
+        const got = output.Count ?? Object.values(output.Responses ?? {}).flat().length;
+        const what = [context.commandName, input.IndexName, input.Limit && `Limit ${input.Limit}`, input.Select].filter(Boolean).join(' ');
+        units.trace.push(
+          `      ${(performance.now() - start).toFixed(1).padStart(6)} ms ${spent.toFixed(1).padStart(6)} RU ${String(got).padStart(5)} items  ${what}`,
+        );
+      }
       return result;
     },
     { step: 'initialize', name: 'consumedCapacity' },
@@ -484,9 +497,13 @@ async function main(): Promise<void> {
         const side = measured[i]!;
         units.read = 0;
         units.requests = 0;
+        // BENCH_TRACE: each request of the last round's calls, with its time, read units and items.
+        units.trace = TRACE && round === ROUNDS - 1 ? [] : undefined;
         const start = performance.now();
         side.total = (await call(account, path, body)).totalItemCount;
         side.times.push(performance.now() - start);
+        if (units.trace)
+          process.stderr.write(`    ${account.name} ${path} ${(performance.now() - start).toFixed(1)} ms:\n${units.trace.join('\n')}\n`);
         side.read += units.read;
         side.requests += units.requests;
       }

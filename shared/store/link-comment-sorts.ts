@@ -7,10 +7,11 @@ import { EXPECT_MARGIN, type IndexRange } from './index-reader';
 import { keys } from './keys';
 import { CommentReader, foundApart } from './link-comment-reader';
 import { commentPartition, flagsMatching, flagsOf, linkPartition, SORT_INDEX, sortKeyOf } from './link-keys';
+import type { FewComments } from './link-word-counts';
 import { fromItem } from './link-writes';
 
 /**
- * `criteria[query]` sorted by clickCnt, expirationDate, code or fullLink, by the distinct
+ * `criteria[query]` in creation order (no createTs range) or sorted by clickCnt, expirationDate, code or fullLink, by the distinct
  * comments (docs/data-model.md, 4.3): the distinct-comment counters list the account's
  * comments that match the query words, with their links per flags; when they are few, their
  * partitions of the sort's comment-level index (a comment and flags each, in the field's
@@ -24,11 +25,12 @@ import { fromItem } from './link-writes';
  */
 
 /**
- * The comment-level index of each sort field: gsi13 by the link's gsi3sk, and the link items
+ * The comment-level index of each sort field: gsi15 by the link's gsi7sk (creation), gsi13 by its gsi3sk, and the link items
  * themselves in gsi14's partitions of the comment (their gsi14pk) by their own gsi2sk, gsi4sk
  * and gsi5sk in gsi16–18.
  */
 export const COMMENT_SORT_INDEX: Partial<Record<LinkSortField, string>> = {
+  createTs: 'gsi15',
   clickCnt: 'gsi13',
   expirationDate: 'gsi16',
   code: 'gsi17',
@@ -42,12 +44,21 @@ export class LinkCommentSorts extends CommentReader {
     if (words.length === 0 || from || to || !index) return undefined;
     if (!(await this.counts.ready())) return undefined;
     const flags = flagsMatching(query.status, query.moderatorStatus);
+    if (foundApart(exact, flags, words).length > 0 && order.length > 1) return undefined;
+    const matched = await this.counts.fewComments(accountId, words, flags);
+    return matched ? this.pageOf(accountId, query, exact, matched) : undefined;
+  }
+
+  /** The page from the partitions of the comments `matched` (fewComments: at most MAX_COMMENT_PARTITIONS). */
+  async pageOf(accountId: number, query: LinkListQuery, exact: Link[], matched: FewComments): Promise<LinkPage | undefined> {
+    const { words, order, first } = searchShape(query);
+    const index = COMMENT_SORT_INDEX[first.field];
+    if (!index) return undefined;
+    const flags = flagsMatching(query.status, query.moderatorStatus);
     // A link found by its code or tracking code whose comment does not match is in none of the
     // partitions: its own key in the field's link index joins the merge. Later sort fields would read its whole run there.
     const besides = foundApart(exact, flags, words);
     if (besides.length > 0 && order.length > 1) return undefined;
-    const matched = await this.counts.fewComments(accountId, words, flags);
-    if (!matched) return undefined;
     const total = matched.total + besides.length;
     const { pageSize, currentPage } = query.pagination;
     const offset = pageSize * currentPage;

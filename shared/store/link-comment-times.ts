@@ -21,7 +21,7 @@ import { createdKeyRange } from './link-lists';
  * does not match, created in the range, joins by its own gsi7 key and counts in the total.
  * createTs keys are unique (the id ends them): later sort fields never apply. Relied on only
  * once the migration has completed (every link counted and in gsi13's partitions); otherwise,
- * with no range (the counted way costs the page), or more than MAX_COMMENT_PARTITIONS matching
+ * with no range (link-comment-sorts.ts reads the same partitions by their counts), or more than MAX_COMMENT_PARTITIONS matching
  * comments (or counters dearer than the word's items), undefined: the caller reads the matches
  * (one word's items within the range by key). One word of few comments is read here too:
  * gsi15's entries are smaller than its word items (which carry copies of the link's keys).

@@ -78,7 +78,7 @@ export class LinkSearch {
     if (from && to && from > to) return { items: [], totalItemCount: 0 };
     const text = query.query ?? '';
     const exact = await this.#exact(accountId, text, query.codeId);
-    const counted = await this.#counts.page(accountId, query, exact);
+    const counted = await this.#counts.page(accountId, query, exact, (matched) => this.commentSorts.pageOf(accountId, query, exact, matched));
     if (counted) return counted;
     const ranked = await this.commentSorts.page(accountId, query, exact);
     if (ranked) return ranked;

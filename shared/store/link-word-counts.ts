@@ -35,8 +35,9 @@ import { migrationCompleted } from './migration-progress';
  * matches` of them, stopped at what the last way costs; or the word items of the prefix,
  * all of them (∝ its matches). Several words, or a word past MAX_COUNTED_PREFIX characters:
  * the total from the distinct-comment counters (link-comment-counts.ts), read unless they
- * cost more than the rarest start's word items, and the page from gsi1 or the word items as
- * above. The counters are relied on only once the migration has completed (every link's word
+ * cost more than the rarest start's word items, and the page from the partitions of those
+ * comments in creation order when they are few (gsi15, by the caller's fewCommentsPage:
+ * link-comment-sorts.ts), else from gsi1 or the word items as above. The counters are relied on only once the migration has completed (every link's word
  * starts and comment counted); until then, and for every other query, undefined: the
  * caller finds the matches by reading them.
  */
@@ -57,6 +58,9 @@ export const MAX_COMMENT_PARTITIONS = 8;
 const ONE_WORD_BUDGET = 1;
 /** How many (account, word) costs of the distinct-comment counters a process remembers. */
 const KNOWN_COSTS = 4096;
+
+/** The distinct comments the query words match, with their links per flags, and their total. */
+export type FewComments = { total: number; comments: CommentMatches['comments'] };
 
 export interface WordCount {
   word: string;
@@ -89,7 +93,12 @@ export class LinkWordCounts {
    * The page and its total when the query is one counted word in creation order without a
    * createTs range; `exact` are the links whose code or tracking code the query is.
    */
-  async page(accountId: number, query: LinkListQuery, exact: Link[]): Promise<LinkPage | undefined> {
+  async page(
+    accountId: number,
+    query: LinkListQuery,
+    exact: Link[],
+    fewCommentsPage?: (matched: FewComments) => Promise<LinkPage | undefined>,
+  ): Promise<LinkPage | undefined> {
     const text = query.query ?? '';
     const words = queryWords(text);
     const [word] = words;
@@ -108,9 +117,15 @@ export class LinkWordCounts {
     // One counted word: its counter. Otherwise the distinct comments under the rarest word,
     // unless reading them costs more than its word items.
     const rarest = words[counts.indexOf(prefixed)] ?? word;
-    const matches = single ? sum(cells[0] ?? {}, flags) : (await this.commentMatches(accountId, words, rarest, flags, byItems))?.total;
+    const commented = single ? undefined : await this.commentMatches(accountId, words, rarest, flags, byItems);
+    const matches = single ? sum(cells[0] ?? {}, flags) : commented?.total;
     if (matches === undefined) return undefined;
     if (!single) this.commentTotals++;
+    // Few distinct comments (a campaign's): their own partitions in creation order hold the matches in order, about the page.
+    if (commented && fewCommentsPage && commented.comments.length <= MAX_COMMENT_PARTITIONS) {
+      const page = await fewCommentsPage(commented);
+      if (page) return page;
+    }
     // A link found by its code or tracking code whose comment does not match counts too.
     const besides = exact.filter((link) => flags.includes(flagsOf(link)) && !commentHasStarts(link.comment, words));
     const total = matches + besides.length;
@@ -189,13 +204,7 @@ export class LinkWordCounts {
    * items are never deleted, so what they cost only grows), or found by reading them with
    * that budget.
    */
-  async commentMatches(
-    accountId: number,
-    words: string[],
-    via: string,
-    flags: readonly Flags[],
-    budget: number,
-  ): Promise<{ total: number; comments: CommentMatches['comments'] } | undefined> {
+  async commentMatches(accountId: number, words: string[], via: string, flags: readonly Flags[], budget: number): Promise<FewComments | undefined> {
     const known = `${accountId} ${via}`;
     if ((this.#commentsCost.get(known) ?? 0) > budget) return undefined;
     const { total, comments, cost } = await countCommentMatches(this.store, accountId, words, via, flags, budget);
@@ -216,11 +225,7 @@ export class LinkWordCounts {
    * unless the counters cost more than the rarest start's word items, which the other ways
    * read at least (one counted word: ONE_WORD_BUDGET). Undefined when they are more, or dearer.
    */
-  async fewComments(
-    accountId: number,
-    words: string[],
-    flags: readonly Flags[],
-  ): Promise<{ total: number; comments: CommentMatches['comments'] } | undefined> {
+  async fewComments(accountId: number, words: string[], flags: readonly Flags[]): Promise<FewComments | undefined> {
     const [rarest] = await this.startCounts(accountId, words);
     if (!rarest) return undefined;
     const byItems = rarest.count / (this.lists.plan.entriesPerRru * WORD_ITEM_SHARE);

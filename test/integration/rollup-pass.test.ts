@@ -55,7 +55,7 @@ async function apply(i: number, add: Record<string, number>) {
       TableName: store.tableName,
       Key: { pk: `ITEM#${i}`, sk: '#ITEM' },
       UpdateExpression: `SET ${Object.keys(marked.set)
-        .map((name, n) => `#n${n} = :v${n}`)
+        .map((_name, n) => `#n${n} = :v${n}`)
         .join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(Object.keys(marked.set).map((name, n) => [`#n${n}`, name])),
       ExpressionAttributeValues: Object.fromEntries(Object.values(marked.set).map((value, n) => [`:v${n}`, value])),

@@ -6,17 +6,18 @@ interface Reader {
 /**
  * How far one of a reader's own counters (`pages`, `commentTotals`, …) moved while `act`
  * ran, over every instance `act` made: the calls that reader answered, for tests that check
- * a path is taken. The reader's `page` still runs as it is.
+ * a path is taken. The reader's `page` (or the `method` another reader hands it to) still runs as it is.
  */
 export async function pagesWhile<R extends Reader>(
   type: { prototype: R },
   counter: (reader: R) => number,
   act: () => Promise<void>,
+  method: 'page' | 'pageOf' = 'page',
 ): Promise<number> {
-  const prototype = type.prototype as unknown as { page(this: R, ...args: unknown[]): Promise<unknown> };
-  const page = prototype.page;
+  const prototype = type.prototype as unknown as Record<typeof method, (this: R, ...args: unknown[]) => Promise<unknown>>;
+  const page = prototype[method];
   let moved = 0;
-  const spy = jest.spyOn(prototype, 'page').mockImplementation(async function (this: R, ...args: unknown[]) {
+  const spy = jest.spyOn(prototype, method).mockImplementation(async function (this: R, ...args: unknown[]) {
     const before = counter(this);
     const answer = await page.apply(this, args);
     moved += counter(this) - before;
