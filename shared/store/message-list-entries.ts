@@ -1,4 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { AppError } from '../domain/errors';
 import type { CampaignState, MessageListing, MessageQuery, MessageSortField } from '../domain/message-listing';
 import { matchingMessage, matchingTo, messageOrder, TEXT_SORT_CHARACTERS } from '../domain/message-listing';
 import type { Message } from '../domain/messages';
@@ -246,3 +247,16 @@ export async function listByCampaigns(store: Store, accountId: number, query: Me
     totalItemCount: found.length,
   };
 }
+
+/**
+ * How long one call may read a criterion's matches (a `to` found only inside numbers reads
+ * every number of the account): within the function's 29 s, with room for the page.
+ */
+export const READ_BUDGET_MS = 20_000;
+
+/** Code 12: a query whose matches take longer to read than a call may. */
+export const tooWide = (read: number, budget: number) =>
+  new AppError(
+    'limit',
+    `Message/List read ${read} index entries in ${budget / 1000} s without finishing: narrow the query (criteria[to] as the start or end of the number, a status, a sender or a time range)`,
+  );

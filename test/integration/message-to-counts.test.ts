@@ -208,6 +208,24 @@ describe('criteria[to] totals from the number counts', () => {
     expect(seen.sent.gsi6).toBe(20);
   }, 120_000);
 
+  it('answers code 12 (a limit), not a timeout, when digits found only inside numbers take longer to read than a call may', async () => {
+    // Prepare: 120 numbers with 7700 inside
+    for (let id = 1; id <= 120; id++) await send(newMessage(id, 7, `4477009${String(id).padStart(5, '0')}`));
+    const slow = lists();
+    slow.readBudgetMs = -1;
+
+    // Act
+    const refused = slow.list(7, byTo('7700')).catch((error: unknown) => error);
+    const answered = await lists().list(7, byTo('7700'));
+
+    // Assess: the error maps to code 12 with what to do; within the budget, the same query answers
+    expect(await refused).toMatchObject({
+      kind: 'limit',
+      message: expect.stringMatching(/^Message\/List read 100 index entries .*narrow the query/),
+    });
+    expect(answered.totalItemCount).toBe(120);
+  }, 120_000);
+
   it('with another criterion drives only where it reads less: a common prefix or digits inside numbers give way to a rare sender', async () => {
     // Prepare: 60 messages to 4477009…, 3 of them from Rare, the rest from Alerts
     let id = 0;
