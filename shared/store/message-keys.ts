@@ -62,12 +62,13 @@ export function messageIndexKeys(m: MessageKeyFields): Record<string, NativeAttr
     gsi1pk: pk,
     gsi1sk: tail(m),
     gsi2pk: pk,
-    gsi2sk: `SEND#${m.startSendAt ?? ''}#${tail(m)}`,
+    // The status after the tail, as on gsi4: a sending range's edge counts the status from the entries.
+    gsi2sk: `SEND#${m.startSendAt ?? ''}#${tail(m)}#${m.status}`,
     gsi3pk: pk,
     gsi3sk: numeric(m.segNum, m),
     gsi4pk: pk,
     // The status after the tail: the order is the update time's (ids are unique), and a
-    // status-update range's edge counts the status from the entries (statusOfUpdateKey).
+    // status-update range's edge counts the status from the entries (statusOfKey).
     gsi4sk: `UPD#${m.statusUpdatedAt ?? ''}#${tail(m)}#${m.status}`,
     gsi5pk: pk,
     gsi5sk: `TEXT#${sortableText(m.text)}${END}${tail(m)}`,
@@ -96,12 +97,12 @@ export function sortValueOfKey(index: string, key: NativeAttributeValue): string
   if (index === 'gsi3') return BigInt(key) / (MS_SCALE * ID_SCALE);
   if (index === 'gsi8') return BigInt(key) / ID_SCALE;
   const text = String(key);
-  return (index === 'gsi4' ? text.replace(STATUS_SUFFIX, '') : text).slice(0, -TAIL_LENGTH);
+  return (index === 'gsi4' || index === 'gsi2' ? text.replace(STATUS_SUFFIX, '') : text).slice(0, -TAIL_LENGTH);
 }
 
-/** A gsi4 key's status; undefined on a key written before it carried one (it ends with the padded id). */
+/** A gsi2 or gsi4 key's status; undefined on a key written before it carried one (it ends with the padded id). */
 const STATUS_SUFFIX = /#[A-Z]+$/;
-export const statusOfUpdateKey = (key: NativeAttributeValue): string | undefined => STATUS_SUFFIX.exec(String(key))?.[0].slice(1);
+export const statusOfKey = (key: NativeAttributeValue): string | undefined => STATUS_SUFFIX.exec(String(key))?.[0].slice(1);
 
 /** The ranges each criterion and sort reads (index, partition and sort-key prefix or bounds). */
 export const messageRanges = {

@@ -5,7 +5,7 @@ import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
-import { messageCounters, messageRanges, statusOfUpdateKey } from './message-keys';
+import { messageCounters, messageRanges, statusOfKey } from './message-keys';
 import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
@@ -101,8 +101,8 @@ export class MessageStatusTimes {
       kind === 'C'
         ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
         : kind === 'U'
-          ? this.#updatedEdge(accountId, status, edgeFrom, edgeTo)
-          : (await this.#checked(messageRanges.startSend(accountId, edgeFrom, edgeTo), (message) => message.status === status, Infinity)).length;
+          ? this.#statusEdge(messageRanges.statusUpdate(accountId, edgeFrom, edgeTo), status)
+          : this.#statusEdge(messageRanges.startSend(accountId, edgeFrom, edgeTo), status);
     return countByHours(this.counted, {
       pk: messageCounters.all(accountId).pk,
       daySk: (day) => messageCounters.day(accountId, kind, day).sk,
@@ -140,15 +140,16 @@ export class MessageStatusTimes {
   }
 
   /**
-   * Messages last updated in [from, to] (part of an hour) with that status, from gsi4's
-   * entries, whose keys end with the status; an entry written before they did is checked on
-   * its message (100 per BatchGetItem), until its message's next change rewrites it.
+   * Messages sent or last updated in a range (part of an hour: gsi2's or gsi4's) with that
+   * status, from the entries, whose keys end with the status; an entry written before they
+   * did is checked on its message (100 per BatchGetItem), until its message's next change
+   * rewrites it.
    */
-  async #updatedEdge(accountId: number, status: MessageStatus, from: Date, to: Date): Promise<number> {
+  async #statusEdge(range: IndexRange, status: MessageStatus): Promise<number> {
     let count = 0;
     const unmarked: Entry[] = [];
-    for await (const entry of scanRanges(this.store, [messageRanges.statusUpdate(accountId, from, to)], true)) {
-      const marked = statusOfUpdateKey(entry.gsi4sk);
+    for await (const entry of scanRanges(this.store, [range], true)) {
+      const marked = statusOfKey(entry[`${range.index}sk`]);
       if (marked === undefined) unmarked.push(entry);
       else if (marked === status) count++;
     }
