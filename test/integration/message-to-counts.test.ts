@@ -1,5 +1,7 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import { resultCodeOf } from '../../shared/api/result-codes';
+import { AppError } from '../../shared/domain/errors';
 import { type CampaignState, listMessages, type MessageQuery } from '../../shared/domain/message-listing';
 import type { Message } from '../../shared/domain/messages';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
@@ -218,11 +220,13 @@ describe('criteria[to] totals from the number counts', () => {
     const refused = slow.list(7, byTo('7700')).catch((error: unknown) => error);
     const answered = await lists().list(7, byTo('7700'));
 
-    // Assess: the error maps to code 12 with what to do; within the budget, the same query answers
-    expect(await refused).toMatchObject({
-      kind: 'limit',
-      message: expect.stringMatching(/^Message\/List read 100 index entries .*narrow the query/),
-    });
+    // Assess: result code 12 with what to do; within the budget, the same query answers
+    const error = (await refused) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect([resultCodeOf(error.kind), error.message]).toEqual([
+      12,
+      expect.stringMatching(/^Message\/List read 100 index entries .*narrow the query/),
+    ]);
     expect(answered.totalItemCount).toBe(120);
   }, 120_000);
 
