@@ -109,9 +109,11 @@ export const keys = {
    * v10: puts them in the expirationDate, code and fullLink orders of their word too (gsi16–gsi18).
    * v11: puts links with a comment in their comment's partitions of gsi14 and gsi16–gsi18 (gsi14pk),
    * and every link in its flags' and month's clickCnt order (gsi19).
+   * v12: counts links with a comment in their comment's day counters (`LINKS#CD#…`), so a
+   * comment query with a creation range takes its total from the range's days.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v11', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v11#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v12', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v12#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),

@@ -1,7 +1,7 @@
 import { commentPrefixes, normalisedComment } from '../domain/link-listing';
 import type { Link } from '../domain/links';
 import type { Key } from './keys';
-import { type Flags, flagsOf } from './link-keys';
+import { commentHash, type Flags, flagsOf } from './link-keys';
 
 /** Counter items: the account's links by flags, and by UTC hour of creation per day. */
 export const linkCounts = {
@@ -12,6 +12,11 @@ export const linkCounts = {
   hourCell: (hour: string, flags: Flags) => `h${hour}${flags}`,
   /** The links with a comment word starting with `prefix` (at most MAX_COUNTED_PREFIX characters), a cell per flags. */
   prefix: (accountId: number, prefix: string): Key => ({ pk: linkCounts.pk(accountId), sk: `LINKS#W#${prefix}` }),
+  /**
+   * The links created on `day` whose comment is `normalised`, a cell per UTC hour and flags
+   * (hourCell): a comment's creation range is counted from its days, not from its links.
+   */
+  commentDaySk: (normalised: string) => (day: string) => `LINKS#CD#${commentHash(normalised)}#${day}`,
   /** Where the distinct-comment counters start. */
   commentsSk: 'LINKS#CW#',
   /** The sk prefix of the distinct-comment counters under the words starting with `start`: one Query reads them. */
@@ -34,25 +39,32 @@ export const linkCounts = {
 export interface CountedParts {
   words: boolean;
   comment: boolean;
+  /** In its comment's day counters. */
+  days: boolean;
 }
-const EVERY_PART: CountedParts = { words: true, comment: true };
+const EVERY_PART: CountedParts = { words: true, comment: true, days: true };
 
 /**
  * The counter additions a link makes (sign 1) or takes back (sign −1): its flags in the
  * totals and in its creation hour; unless `parts.words` is false (a link whose word starts
  * were never counted), under each start of its comment's words; unless `parts.comment` is
- * false, under its comment, once under each of its words (a comment without words has no counter).
+ * false, under its comment, once under each of its words (a comment without words has no counter);
+ * unless `parts.days` is false, in its comment's day counter, in its creation hour.
  */
 export function linkCounterAdds(link: Link, sign: 1 | -1, parts: CountedParts = EVERY_PART): { key: Key; add: Record<string, number> }[] {
   const flags = flagsOf(link);
   const day = link.createdAt.slice(0, 10);
   const hour = link.createdAt.slice(11, 13);
-  const normalised = parts.comment ? normalisedComment(link.comment) : '';
-  const words = normalised ? normalised.split(' ') : [];
+  const normalised = normalisedComment(link.comment);
+  const words = normalised && parts.comment ? normalised.split(' ') : [];
+  const cell = linkCounts.hourCell(hour, flags);
   return [
     { key: linkCounts.all(link.accountId), add: { [flags]: sign } },
-    { key: linkCounts.day(link.accountId, day), add: { [linkCounts.hourCell(hour, flags)]: sign } },
+    { key: linkCounts.day(link.accountId, day), add: { [cell]: sign } },
     ...(parts.words ? commentPrefixes(link.comment) : []).map((start) => ({ key: linkCounts.prefix(link.accountId, start), add: { [flags]: sign } })),
     ...words.map((word) => ({ key: linkCounts.comment(link.accountId, word, normalised), add: { [flags]: sign } })),
+    ...(normalised && parts.days
+      ? [{ key: { pk: linkCounts.pk(link.accountId), sk: linkCounts.commentDaySk(normalised)(day) }, add: { [cell]: sign } }]
+      : []),
   ];
 }

@@ -61,6 +61,12 @@ export const WORDS_COUNTED = 1;
  */
 export const COMMENT_COUNTED = 2;
 /**
+ * `commentDated` on a link item: its comment's day counters (`LINKS#CD#<h>#<day>`, a cell per
+ * UTC hour of creation and flags) count it. Links written before them lack it; their next
+ * change, or `admin migrate`, counts them there (link-writes.ts).
+ */
+export const COMMENT_DATED = 1;
+/**
  * `commentRanked` on a link item: it carries gsi13pk when it has a comment and, at 2, gsi14pk
  * with the same value (its comment's partitions of gsi14 and gsi16–18). Links written before
  * gsi13 lack it, those before their gsi14pk have 1; their next change, or `admin migrate`,
@@ -106,9 +112,11 @@ export const monthPartition = (accountId: number, flags: Flags, month: string) =
 
 /** gsi13's partition of the links with a comment (normalised, non-empty) and flags: the comment hashed, as a comment may be 765 bytes. */
 export function commentPartition(accountId: number, normalised: string, flags: Flags): string {
-  const hash = createHash('sha256').update(normalised, 'utf8').digest('base64url').slice(0, 22);
-  return `ACCOUNT#${accountId}#LINKS#CM#${hash}#${flags}`;
+  return `ACCOUNT#${accountId}#LINKS#CM#${commentHash(normalised)}#${flags}`;
 }
+
+/** A distinct comment's short name in keys: 22 base64url characters of its SHA-256 (no `#`). */
+export const commentHash = (normalised: string) => createHash('sha256').update(normalised, 'utf8').digest('base64url').slice(0, 22);
 
 /** The index that orders by each sort field, when a flag partition is read. */
 export const SORT_INDEX: Record<LinkSortField, string> = {
@@ -186,6 +194,7 @@ export function linkIndexAttributes(link: Link): Record<string, NativeAttributeV
     schema: LINK_SCHEMA,
     wordsCounted: WORDS_COUNTED,
     commentCounted: COMMENT_COUNTED,
+    commentDated: COMMENT_DATED,
     commentRanked: COMMENT_RANKED,
     wordsRanked: WORDS_RANKED,
     monthRanked: MONTH_RANKED,

@@ -48,7 +48,7 @@ export class LinkLists {
 
   constructor(
     private readonly store: Store,
-    private readonly counted: CountedWrites,
+    readonly counted: CountedWrites,
     readonly plan: ListPlan = LIST_PLAN,
   ) {
     this.#search = new LinkSearch(store, this);

@@ -2,7 +2,7 @@ import { ClickRanks } from './click-ranks';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
-import { COMMENT_COUNTED, COMMENT_RANKED, LINK_SCHEMA, MONTH_RANKED, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
+import { COMMENT_COUNTED, COMMENT_DATED, COMMENT_RANKED, LINK_SCHEMA, MONTH_RANKED, WORDS_COUNTED, WORDS_RANKED } from './link-keys';
 import { fromItem, LinkWrites } from './link-writes';
 import type { ItemUpgrade } from './migration';
 
@@ -18,7 +18,8 @@ import type { ItemUpgrade } from './migration';
  * decided done by that attribute, never by the pass, so it is counted once however often
  * and however concurrently the migration runs. A link with a comment and without
  * `commentCounted` at COMMENT_COUNTED (none, or 1 from the single counter per comment)
- * gets its comment counted under each of its words, and that mark, the same way; a link
+ * gets its comment counted under each of its words, and that mark, the same way, and one
+ * without `commentDated` its comment's day counted (`LINKS#CD#…`) and that mark; a link
  * without a comment has nothing there to count and is passed over. A link with a comment
  * and without `commentRanked` at COMMENT_RANKED (none, or 1 from before its gsi14pk) gets its
  * comment's partitions (gsi13pk and gsi14pk, the same value) and that mark, the same way,
@@ -34,13 +35,14 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
     // Every link not current by the check below (a deleted one too: it is skipped there).
     candidates: {
       expression:
-        'NOT (#schema = :schema AND wordsCounted = :counted AND monthRanked = :month AND ((commentCounted = :comment AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
+        'NOT (#schema = :schema AND wordsCounted = :counted AND monthRanked = :month AND ((commentCounted = :comment AND commentDated = :dated AND commentRanked = :ranked AND wordsRanked = :words) OR attribute_not_exists(#comment)))',
       names: { '#schema': 'schema', '#comment': 'comment' },
       values: {
         ':schema': LINK_SCHEMA,
         ':counted': WORDS_COUNTED,
         ':month': MONTH_RANKED,
         ':comment': COMMENT_COUNTED,
+        ':dated': COMMENT_DATED,
         ':ranked': COMMENT_RANKED,
         ':words': WORDS_RANKED,
       },
@@ -52,7 +54,11 @@ export function linkUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
         item.schema === LINK_SCHEMA &&
         item.wordsCounted === WORDS_COUNTED &&
         item.monthRanked === MONTH_RANKED &&
-        ((item.commentCounted === COMMENT_COUNTED && item.commentRanked === COMMENT_RANKED && item.wordsRanked === WORDS_RANKED) || !commented);
+        ((item.commentCounted === COMMENT_COUNTED &&
+          item.commentDated === COMMENT_DATED &&
+          item.commentRanked === COMMENT_RANKED &&
+          item.wordsRanked === WORDS_RANKED) ||
+          !commented);
       if (current || item.deleted) return 'skipped';
       if ((await writes.write(item, { to: fromItem(item) })) === 'conflict') return 'changed';
       // A migration that says it is done has finished every change it started, even one

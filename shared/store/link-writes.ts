@@ -10,6 +10,7 @@ import { keys } from './keys';
 import { type CountedParts, linkCounterAdds } from './link-counts';
 import {
   COMMENT_COUNTED,
+  COMMENT_DATED,
   COMMENT_INDEX_KEYS,
   LINK_INDEX_KEYS,
   LINK_SCHEMA,
@@ -32,6 +33,7 @@ const STATE_FIELDS = [
   'schema',
   'wordsCounted',
   'commentCounted',
+  'commentDated',
   'commentRanked',
   'wordsRanked',
   'monthRanked',
@@ -48,7 +50,8 @@ export type LinkChange = { to: Link } | { delete: true };
  * items through CountedWrites. A link written before schema 2 is upgraded by its first
  * change: index attributes, word items and counts as if it were new; one written at schema 2
  * before the prefix counters were kept (no `wordsCounted`) gets its word starts counted, and
- * one before the distinct-comment counters (no `commentCounted`) its comment, one
+ * one before the distinct-comment counters (no `commentCounted`) its comment, one before
+ * the comment day counters (no `commentDated`) its comment's day, one
  * before gsi13 (no `commentRanked`) or its gsi14pk (`commentRanked` 1) its place there, and one before gsi14 (no
  * `wordsRanked`) or gsi16–18 (`wordsRanked` 1) its word items put again with their place there.
  */
@@ -89,7 +92,11 @@ export class LinkWrites {
     const before = fromItem(item);
     const counted = item.schema === LINK_SCHEMA;
     // A link of schema 2 written before the prefix or the comment counters is counted in them by this change.
-    const parts: CountedParts = { words: item.wordsCounted === WORDS_COUNTED, comment: item.commentCounted === COMMENT_COUNTED };
+    const parts: CountedParts = {
+      words: item.wordsCounted === WORDS_COUNTED,
+      comment: item.commentCounted === COMMENT_COUNTED,
+      days: item.commentDated === COMMENT_DATED,
+    };
     // The word items' gsi14 key: the link's gsi3sk as read (or the first one this write sets).
     const rank = item.gsi3sk ?? linkIndexAttributes(before).gsi3sk;
     const op: CountedOp =

@@ -11,8 +11,9 @@ import { CountedWrites } from '../../shared/store/counted-writes';
 import { IndexedLinksRepository } from '../../shared/store/indexed-lists';
 import { withoutNulls } from '../../shared/store/items';
 import { keys } from '../../shared/store/keys';
+import { LinkCommentTimes } from '../../shared/store/link-comment-times';
 import { linkCounterAdds, linkCounts } from '../../shared/store/link-counts';
-import { COMMENT_COUNTED } from '../../shared/store/link-keys';
+import { COMMENT_COUNTED, COMMENT_DATED } from '../../shared/store/link-keys';
 import { linkUpgrade } from '../../shared/store/link-migration';
 import { LinkWordCounts } from '../../shared/store/link-word-counts';
 import { linkCreation } from '../../shared/store/links-repo';
@@ -21,6 +22,7 @@ import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aLink, anAccount } from '../support/fixtures';
 import { testLinkService } from '../support/link-service';
+import { pagesWhile } from '../support/reader-pages';
 
 let store: Store;
 let close: () => Promise<void>;
@@ -191,7 +193,7 @@ describe('linkUpgrade', () => {
     // version before the indexes, and a table whose migration has yet to complete a pass
     const account = anAccount({ id: 20 });
     const counted = new CountedWrites(store, ulid);
-    const comments = ['Summer sale', 'summer SALT sale', 'salesmanship2026 winter', null, 'sa 2026', 'Summer'];
+    const comments = ['Summer sale', 'summer SALT sale', 'salesmanship2026 winter', null, 'sa 2026', 'Summer', 'summer sale'];
     const links = comments.map((comment, i) =>
       aLink({
         id: 2000 + i,
@@ -210,18 +212,28 @@ describe('linkUpgrade', () => {
       // The fifth from the version with one distinct-comment counter per comment, which is no longer read.
       if (i === 4) item.commentCounted = 1;
       else delete item.commentCounted;
-      const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, { words, comment: false }) });
+      delete item.commentDated;
+      const marked = counted.mark({ ...op, counters: linkCounterAdds(link, 1, { words, comment: false, days: false }) });
       await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...item, ...marked.set } }));
       await counted.finish(keys.link(link.id), marked);
     }
     await writtenTheOldWay(links[5] as Link);
+    // The seventh from the version before the comment day counters: counted everywhere else.
+    const beforeDays = linkCreation(links[6] as Link);
+    delete beforeDays.item.commentDated;
+    const dated = counted.mark({ ...beforeDays.op, counters: linkCounterAdds(links[6] as Link, 1, { words: true, comment: true, days: false }) });
+    await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...beforeDays.item, ...dated.set } }));
+    await counted.finish(keys.link(2006), dated);
     await new MigrationProgress(store).begin(2, new Date().toISOString());
     // A change by this version counts the link it changes (the migration then skips it).
     await new IndexedLinksRepository(store).update(account.id, 2000, { status: 0 });
     (links[0] as Link).status = 0;
+    // With a creation range whose edges fall inside an hour: the comment day counters and the edges.
+    const range = { createdFrom: new Date('2026-11-20T10:02:00.000Z'), createdTo: new Date('2026-11-22T10:04:00.000Z') };
     const asked: LinkQuery[] = ['sa', 'SUM', 'salesmanship', 'salesmanship20', 'sale summer', '2026', 'w'].flatMap((word) => [
       { query: word, sort: [], pagination: { pageSize: 25, currentPage: 0 } },
       { query: word, status: 1, sort: [{ field: 'createTs', direction: 'ASC' }], pagination: { pageSize: 1 as PageSize, currentPage: 1 } },
+      { query: word, ...range, sort: [{ field: 'createTs', direction: 'DESC' }], pagination: { pageSize: 25, currentPage: 0 } },
     ]);
     const before = await Promise.all(asked.map((query) => service().list(account, query)));
     const page = LinkWordCounts.prototype.page;
@@ -239,14 +251,33 @@ describe('linkUpgrade', () => {
 
     // Assess: the same answers as before the migration and as the reference, now from the counters
     expect([first.completed, second.completed, second.upgraded]).toEqual([true, true, 0]);
-    const marked = await Promise.all(links.map(async (link) => [(await stored(link.id)).wordsCounted, (await stored(link.id)).commentCounted]));
+    const marks = async (id: number) => {
+      const item = await stored(id);
+      return [item.wordsCounted, item.commentCounted, item.commentDated];
+    };
+    const marked = await Promise.all(links.map((link) => marks(link.id)));
     // The fourth has no comment to count, and its word starts were counted: it is passed over, unmarked.
-    expect(marked).toEqual(links.map((link) => [1, link.id === 2003 ? undefined : COMMENT_COUNTED]));
+    expect(marked).toEqual(links.map((link) => (link.id === 2003 ? [1, undefined, undefined] : [1, COMMENT_COUNTED, COMMENT_DATED])));
+    const ranged = pagesWhile(
+      LinkCommentTimes,
+      (reader) => reader.pages,
+      async () => {
+        for (const query of asked.filter((query) => query.createdFrom)) await service().list(account, query);
+      },
+    );
+    // Every range query is answered from the comment day counters once the pass has completed.
+    expect(await ranged).toBe(7);
     for (const [i, query] of asked.entries()) {
       const answer = await service().list(account, query);
       expect({ query, answer }).toEqual({ query, answer: listLinks(links, query) });
       // Before, the words were read and the link of the version before the indexes not yet listed.
-      expect({ query, answer: before[i] }).toEqual({ query, answer: listLinks(links.slice(0, 5), query) });
+      expect({ query, answer: before[i] }).toEqual({
+        query,
+        answer: listLinks(
+          links.filter((link) => link.id !== 2005),
+          query,
+        ),
+      });
     }
     const results = await Promise.all(reached.mock.results.map((result) => result.value));
     expect(results.filter(Boolean).length).toBeGreaterThan(0);
@@ -255,11 +286,16 @@ describe('linkUpgrade', () => {
     expect(commentTotals).toBeGreaterThan(0);
     const filed = (normalised: string) => normalised.split(' ').map((word) => linkCounts.comment(account.id, word, normalised));
     const [sale, summer, salt, ...saltOthers] = await counted.read([...filed('sale summer'), ...filed('sale salt summer')], true);
-    expect([sale, summer, salt, ...saltOthers]).toEqual([{ S0M1: 1 }, { S0M1: 1 }, { S1M1: 1 }, { S1M1: 1 }, { S1M1: 1 }]);
+    expect([sale, summer, salt, ...saltOthers]).toEqual([{ S0M1: 1, S1M1: 1 }, { S0M1: 1, S1M1: 1 }, { S1M1: 1 }, { S1M1: 1 }, { S1M1: 1 }]);
+    // Each commented link in its comment's day counter, once: the seventh, counted elsewhere before, too.
+    const day = (normalised: string, on: string) => ({ pk: linkCounts.pk(account.id), sk: linkCounts.commentDaySk(normalised)(on) });
+    expect(await counted.read([day('sale summer', '2026-11-20'), day('sale salt summer', '2026-11-21'), day('2026 sa', '2026-11-21')], true)).toEqual(
+      [{ h10S0M1: 1, h10S1M1: 1 }, { h10S1M1: 1 }, { h10S1M1: 1 }],
+    );
     // The link counted under the earlier layout ('sa 2026') is counted under each of its words, once.
     expect(await counted.read(filed('2026 sa'), true)).toEqual([{ S1M1: 1 }, { S1M1: 1 }]);
     const [sa, sum] = await counted.read([linkCounts.prefix(account.id, 'sa'), linkCounts.prefix(account.id, 'sum')], true);
-    expect(sa).toEqual({ S1M1: 2, S0M1: 2 });
-    expect(sum).toEqual({ S1M1: 2, S0M1: 1 });
+    expect(sa).toEqual({ S1M1: 3, S0M1: 2 });
+    expect(sum).toEqual({ S1M1: 3, S0M1: 1 });
   });
 });
