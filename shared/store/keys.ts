@@ -110,7 +110,8 @@ export const keys = {
    * v11: puts links with a comment in their comment's partitions of gsi14 and gsi16–gsi18 (gsi14pk),
    * and every link in its flags' and month's clickCnt order (gsi19).
    * v12: counts links with a comment in their comment's day counters (`LINKS#CD#…`), so a
-   * comment query with a creation range takes its total from the range's days.
+   * comment query with a creation range takes its total from the range's days; writes again
+   * the sending and status-update keys of messages written before those ended with the status.
    */
   migration: (): Key => ({ pk: 'SETTING#migrate-v12', sk: '#SETTING' }),
   migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v12#${segment}`, sk: '#SETTING' }),

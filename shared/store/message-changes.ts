@@ -117,7 +117,9 @@ export class MessageChanges {
       } else sets[name] = value;
     }
     const oldIndex = before ? messageIndexKeys(before) : {};
-    for (const [name, value] of Object.entries(messageIndexKeys(after))) if (oldIndex[name] !== value) sets[name] = value;
+    // A string key stored otherwise than this version writes it (gsi2sk and gsi4sk before their status suffix) is written again.
+    for (const [name, value] of Object.entries(messageIndexKeys(after)))
+      if (oldIndex[name] !== value || (typeof value === 'string' && item[name] !== value)) sets[name] = value;
     const counters = countsOf(before, after, counted);
     const marked = counters.length > 0 ? this.counted.mark({ counters }) : undefined;
     Object.assign(sets, marked?.set);

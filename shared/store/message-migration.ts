@@ -2,6 +2,7 @@ import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { keys } from './keys';
 import { MESSAGE_SCHEMA, MessageChanges, timesNotBeforeCreation } from './message-changes';
+import { statusOfKey } from './message-keys';
 import type { ItemUpgrade } from './migration';
 
 /**
@@ -17,7 +18,10 @@ import type { ItemUpgrade } from './migration';
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
  * skipped, so a second pass adds nothing. A message whose sending or status time lies before
  * its creation (written before such times were brought up to it, message-changes.ts) gets
- * that time set to its creation, its index keys and hourly counts moved with it.
+ * that time set to its creation, its index keys and hourly counts moved with it. One whose
+ * sending or status-update key does not end with its status (gsi2 and gsi4: written before
+ * the keys carried it; `contains` finds the status only there, as the rest of such a key is
+ * digits and times) gets those keys written again, nothing counted.
  * Campaigns: campaign-migration.ts.
  */
 export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrade {
@@ -29,9 +33,9 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
     candidates: {
       expression:
         'NOT (#schema = :schema AND textCounted = :one AND toCounted = :one AND combosCounted = :one AND statusHoursCounted = :one' +
-        ' AND sentStatusCounted = :one)' +
+        ' AND sentStatusCounted = :one AND contains(gsi2sk, #status) AND contains(gsi4sk, #status))' +
         ' OR startSendAt < createdAt OR statusUpdatedAt < createdAt',
-      names: { '#schema': 'schema' },
+      names: { '#schema': 'schema', '#status': 'status' },
       values: { ':schema': MESSAGE_SCHEMA, ':one': 1 },
     },
     async upgrade(item) {
@@ -42,6 +46,8 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
         item.combosCounted === 1 &&
         item.statusHoursCounted === 1 &&
         item.sentStatusCounted === 1 &&
+        statusOfKey(item.gsi2sk) === item.status &&
+        statusOfKey(item.gsi4sk) === item.status &&
         Object.keys(timesNotBeforeCreation(item)).length === 0;
       if (current) return 'skipped';
       if ((await changes.apply(item, {})) === 'changed') return 'changed';

@@ -13,6 +13,7 @@ import { IndexedMessageLists } from '../../shared/store/message-lists';
 import { messageUpgrade } from '../../shared/store/message-migration';
 import { MessageTimeRanges } from '../../shared/store/message-time-ranges';
 import { MessagesRepository } from '../../shared/store/messages-repo';
+import { migrate } from '../../shared/store/migration';
 import { MigrationProgress } from '../../shared/store/migration-progress';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
@@ -207,5 +208,64 @@ describe('messageUpgrade', () => {
     expect((await lists.list(ACCOUNT, queries[4] as never)).totalItemCount).toBe(2);
     expect((await new MessageTimeRanges(store).page(ACCOUNT, queries[4] as never, 2, 0, 2))?.map(({ id }) => id)).toEqual([21, 22]);
     expect(await messageUpgrade(store, counted).upgrade((await changes.get(21)) as never)).toBe('skipped');
+  });
+
+  it('writes again the sending and status-update keys written before they ended with the status, counting nothing, once', async () => {
+    // Prepare: three messages as this version writes them, two of them with gsi2sk and gsi4sk as the version before wrote them (no status after the tail)
+    const changes = new MessageChanges(store, counted);
+    const state = { status: 'DONE' as const, deferred: false };
+    const sent = { startSendAt: '2026-11-20T10:20:00.000Z', statusUpdatedAt: '2026-11-20T10:40:00.000Z' };
+    const made = [
+      aMessage({ id: 41, campaignId: 51, accountId: ACCOUNT, createdAt: '2026-11-20T10:00:00.000Z', status: 'DELIVRD', ...sent }),
+      aMessage({ id: 42, campaignId: 52, accountId: ACCOUNT, createdAt: '2026-11-20T10:01:00.000Z', status: 'UNDELIV', ...sent }),
+      aMessage({ id: 43, campaignId: 53, accountId: ACCOUNT, createdAt: '2026-11-20T10:02:00.000Z', status: 'DELIVRD', ...sent }),
+    ];
+    for (const message of made) await changes.create(message, state);
+    for (const id of [41, 42]) {
+      const { gsi2sk = '', gsi4sk = '' } = (await changes.get(id)) as Record<string, string>;
+      await store.db.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: keys.message(id),
+          UpdateExpression: 'SET gsi2sk = :g2, gsi4sk = :g4',
+          ExpressionAttributeValues: { ':g2': gsi2sk.replace(/#[A-Z]+$/, ''), ':g4': gsi4sk.replace(/#[A-Z]+$/, '') },
+        }),
+      );
+    }
+    const counters = async () => counted.read([messageCounters.all(ACCOUNT), messageCounters.day(ACCOUNT, 'S', '2026-11-20')], true);
+    const countedBefore = await counters();
+    const states = new Map(made.map((message) => [message.campaignId, state]));
+    // Edges inside the hour: the entries' status decides them.
+    const queries = (['startSend', 'statusUpdate'] as const).flatMap((field) =>
+      (['DELIVRD', 'UNDELIV'] as const).map((status) => ({
+        ...QUERY,
+        status,
+        [`${field}From`]: new Date('2026-11-20T10:10:00.000Z'),
+        [`${field}To`]: new Date('2026-11-20T12:00:00.000Z'),
+      })),
+    );
+    const lists = new IndexedMessageLists(store, counted);
+    const before = await Promise.all(queries.map((query) => lists.list(ACCOUNT, query as never)));
+
+    // Act
+    const first = await migrate(store, [messageUpgrade(store, counted)], { restart: true });
+    const second = await migrate(store, [messageUpgrade(store, counted)], { restart: true });
+
+    // Assess: the two written again with the status (and only those), nothing counted, the same answers
+    expect([first.upgraded, second.upgraded, second.completed]).toEqual([2, 0, true]);
+    for (const message of made) {
+      const item = (await changes.get(message.id)) as Record<string, string>;
+      expect([item.gsi2sk, item.gsi4sk]).toEqual([
+        `SEND#${sent.startSendAt}#${message.createdAt}#${String(message.id).padStart(15, '0')}#${message.status}`,
+        `UPD#${sent.statusUpdatedAt}#${message.createdAt}#${String(message.id).padStart(15, '0')}#${message.status}`,
+      ]);
+    }
+    expect(await counters()).toEqual(countedBefore);
+    const stored = await new MessagesRepository(store).getMany([41, 42, 43]);
+    for (const [i, query] of queries.entries()) {
+      expect(before[i]).toEqual(listMessages(stored, states, query as never));
+      expect(await lists.list(ACCOUNT, query as never)).toEqual(before[i]);
+    }
+    expect(before.map((answer) => answer.totalItemCount)).toEqual([2, 1, 2, 1]);
   });
 });
