@@ -15,7 +15,7 @@ export interface HourCountArgs {
   cells: (hour: string /* '00'..'23' */) => string[];
   from?: Date;
   to?: Date;
-  /** Counts [from, to] inside one hour (a part of it), from the caller's index. */
+  /** Counts [from, to] inside one hour (a part of it), from the caller's index: what the hour's cells count, for that part. */
   countEdge: (from: Date, to: Date) => Promise<number>;
 }
 
@@ -23,14 +23,17 @@ export interface HourCountArgs {
  * Count of items created (or sent, or updated) in [from, to] (instants, inclusive, to the
  * millisecond; either may be absent): whole UTC hours from hourly cells on per-day counter
  * items (one Query over the days), partial hours at the edges from `countEdge` (the caller
- * counts those from its index: at most two reads, each within one hour).
+ * counts those from its index: at most two reads, each within one hour), or as the hour's
+ * cells less the rest of the hour, whichever part spans less time that has passed: a range
+ * "until now" then reads the rest of its last hour, which holds nothing yet, not the hour
+ * so far, and an edge late in a busy hour reads the hour's shorter side.
  */
 export async function countByHours(counted: CountedWrites, args: HourCountArgs): Promise<number> {
   const { from, to } = args;
   if (from && to && from.getTime() > to.getTime()) return 0;
   // Within one hour and not the whole of it: the edge alone.
   if (from && to && hourStart(from.getTime()) === hourStart(to.getTime()) && !(isHourStart(from) && isHourEnd(to))) {
-    return args.countEdge(from, to);
+    return edgeCount(counted, args, from, to);
   }
   // Whole hours are [wholeFrom, wholeTo) (undefined: open); the rest of from's hour and of
   // to's hour are the edges.
@@ -38,9 +41,32 @@ export async function countByHours(counted: CountedWrites, args: HourCountArgs):
   const wholeTo = to && (isHourEnd(to) ? to.getTime() + 1 : hourStart(to.getTime()));
   const parts: Promise<number>[] = [];
   if (wholeFrom === undefined || wholeTo === undefined || wholeFrom < wholeTo) parts.push(wholeHours(counted, args, wholeFrom, wholeTo));
-  if (from && wholeFrom !== undefined && !isHourStart(from)) parts.push(args.countEdge(from, new Date(wholeFrom - 1)));
-  if (to && wholeTo !== undefined && !isHourEnd(to)) parts.push(args.countEdge(new Date(wholeTo), to));
+  if (from && wholeFrom !== undefined && !isHourStart(from)) parts.push(edgeCount(counted, args, from, new Date(wholeFrom - 1)));
+  if (to && wholeTo !== undefined && !isHourEnd(to)) parts.push(edgeCount(counted, args, new Date(wholeTo), to));
   return (await Promise.all(parts)).reduce((sum, part) => sum + part, 0);
+}
+
+/**
+ * Part of one hour: counted by `countEdge`, or as the hour's cells (its day item, one read)
+ * less the rest of the hour counted by `countEdge`, when that rest spans less time that has
+ * passed (exact either way: the cells count what the edges do).
+ */
+async function edgeCount(counted: CountedWrites, args: HourCountArgs, from: Date, to: Date): Promise<number> {
+  const start = hourStart(from.getTime());
+  const end = start + HOUR_MS - 1;
+  const now = counted.now().getTime();
+  const passed = (a: number, b: number) => Math.max(0, Math.min(b, now) - a + 1);
+  const rest: [number, number][] = [];
+  if (from.getTime() > start) rest.push([start, from.getTime() - 1]);
+  if (to.getTime() < end) rest.push([to.getTime() + 1, end]);
+  if (rest.reduce((sum, [a, b]) => sum + passed(a, b), 0) >= passed(from.getTime(), to.getTime())) return args.countEdge(from, to);
+  const { day, hour } = hourOf(start);
+  const hourCells = async () => {
+    const [cells = {}] = await counted.read([{ pk: args.pk, sk: args.daySk(day) }]);
+    return args.cells(String(hour).padStart(2, '0')).reduce((sum, name) => sum + (cells[name] ?? 0), 0);
+  };
+  const [cell = 0, ...others] = await Promise.all([hourCells(), ...rest.map(([a, b]) => args.countEdge(new Date(a), new Date(b)))]);
+  return others.reduce((left, other) => left - other, cell);
 }
 
 const hourStart = (instant: number) => Math.floor(instant / HOUR_MS) * HOUR_MS;

@@ -10,8 +10,6 @@ import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-lis
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
 
-const HOUR_MS = 60 * 60_000;
-
 /**
  * `status` with a campaignCreateTs, a startSendTs (campaignSentTs: the same time, §4.5) or a
  * statusUpdateTs range, nothing else, in the default order (docs/data-model.md §4.4, 8). The
@@ -95,8 +93,8 @@ export class MessageStatusTimes {
 
   /** Exact: whole hours from the day items' cells of the status, the edges from an index. */
   #total(accountId: number, kind: RangeKind, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
-    // Status is not on gsi2's entries (a sent message's entry stays where it is as its status moves): the part of an
-    // hour's sendings is checked on its messages. gsi4's entries move with every status change and end with it.
+    // gsi2's and gsi4's entries move with every status change and their keys end with it (one written before is
+    // checked on its message); gsi10's key starts with the status.
     const edge = async (edgeFrom: Date, edgeTo: Date) =>
       kind === 'C'
         ? countRanges(this.store, [messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo)])
@@ -109,34 +107,9 @@ export class MessageStatusTimes {
       cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
       ...(from && { from }),
       ...(to && { to }),
-      countEdge: async (edgeFrom, edgeTo) => {
-        // Part of one hour: read it, or the hour's cell less the rest of the hour, whichever spans less time that has
-        // passed (a range "until now" reads only the rest of its last hour, which holds nothing yet: an empty read,
-        // unless a clock ahead stamped something there).
-        const start = edgeFrom.getTime() - (edgeFrom.getTime() % HOUR_MS);
-        const end = start + HOUR_MS - 1;
-        const now = this.counted.now().getTime();
-        const passed = (a: number, b: number) => Math.max(0, Math.min(b, now) - a + 1);
-        const rest: [number, number][] = [];
-        if (edgeFrom.getTime() > start) rest.push([start, edgeFrom.getTime() - 1]);
-        if (edgeTo.getTime() < end) rest.push([edgeTo.getTime() + 1, end]);
-        if (rest.reduce((sum, [a, b]) => sum + passed(a, b), 0) >= passed(edgeFrom.getTime(), edgeTo.getTime())) {
-          return edge(edgeFrom, edgeTo);
-        }
-        const [cell, ...others] = await Promise.all([
-          this.#hourCell(accountId, kind, status, new Date(start)),
-          ...rest.map(([a, b]) => edge(new Date(a), new Date(b))),
-        ]);
-        return others.reduce((left, other) => left - other, cell);
-      },
+      // Part of one hour, or the hour's cell less the rest of it (hour-counts.ts).
+      countEdge: edge,
     });
-  }
-
-  /** The hour's cell of the status on its day item (kind C, S or U): the messages of that hour with that status now. */
-  async #hourCell(accountId: number, kind: RangeKind, status: MessageStatus, hourStart: Date): Promise<number> {
-    const [day, hour] = [hourStart.toISOString().slice(0, 10), hourStart.toISOString().slice(11, 13)];
-    const [cells] = await this.counted.read([messageCounters.day(accountId, kind, day)]);
-    return cells?.[messageCounters.hourStatusCell(hour, status)] ?? 0;
   }
 
   /**

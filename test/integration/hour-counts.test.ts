@@ -78,14 +78,16 @@ describe('countByHours', () => {
         });
 
         expect(count).toBe(brute(from, to));
-        // Edges are parts of one hour inside the range, never a whole hour (those come from the cells).
+        // Edges are parts of one hour, never a whole hour (those come from the cells): each inside the
+        // range, or the rest of an edge hour outside it (that hour's cell less the rest).
         for (const [a, b] of edges) {
           expect(Math.floor(a / HOUR)).toBe(Math.floor(b / HOUR));
           expect(a % HOUR === 0 && b % HOUR === HOUR - 1).toBe(false);
-          expect(a).toBeGreaterThanOrEqual(from ?? a);
-          expect(b).toBeLessThanOrEqual(to ?? b);
+          const inside = a >= (from ?? a) && b <= (to ?? b);
+          const outside = (to !== undefined && a > to) || (from !== undefined && b < from);
+          expect(inside || outside).toBe(true);
         }
-        expect(edges.length).toBeLessThanOrEqual(2);
+        expect(edges.length).toBeLessThanOrEqual(3);
       }),
       { numRuns: 150 },
     );
@@ -96,13 +98,13 @@ describe('countByHours', () => {
     const calls = observeStore(store);
     const edges: string[] = [];
 
-    // Act: four days, with partial hours at both ends
+    // Act: four days, with partial hours at both ends, each no longer than the rest of its hour
     const count = await countByHours(counted, {
       pk: PK,
       daySk,
       cells,
       from: new Date(START + 90 * 60_000),
-      to: new Date(END - 30 * 60_000),
+      to: new Date(END - 31 * 60_000),
       countEdge: async (a, b) => {
         edges.push(`${a.toISOString()} ${b.toISOString()}`);
         return brute(a.getTime(), b.getTime());
@@ -110,8 +112,47 @@ describe('countByHours', () => {
     });
 
     // Assess
-    expect(count).toBe(brute(START + 90 * 60_000, END - 30 * 60_000));
+    expect(count).toBe(brute(START + 90 * 60_000, END - 31 * 60_000));
     expect(calls.map((call) => call.command)).toEqual(['QueryCommand']);
-    expect(edges.sort()).toEqual(['2026-11-21T23:30:00.000Z 2026-11-21T23:59:59.999Z', '2026-11-25T01:00:00.000Z 2026-11-25T01:30:00.000Z']);
+    expect(edges.sort()).toEqual(['2026-11-21T23:30:00.000Z 2026-11-21T23:59:59.999Z', '2026-11-25T01:00:00.000Z 2026-11-25T01:29:00.000Z']);
+  });
+
+  it("counts an edge longer than the rest of its hour as the hour's cell less the rest: a range until now reads nothing of its last hour", async () => {
+    // Prepare: now is 20 minutes into the data's last hour (items at its start and at its last millisecond)
+    const lastHour = END - HOUR;
+    const now = new Date(lastHour + 20 * 60_000);
+    const at = new CountedWrites(store, () => ulidAt(now), { clock: () => now });
+    const asked = [
+      { from: START + 90 * 60_000, to: now.getTime() },
+      // In the past: 50 minutes of an hour, its first 10 the rest.
+      { from: START + 3 * HOUR + 10 * 60_000, to: START + 5 * HOUR },
+    ];
+    for (const { from, to } of asked) {
+      const edges: string[] = [];
+
+      // Act
+      const count = await countByHours(at, {
+        pk: PK,
+        daySk,
+        cells,
+        from: new Date(from),
+        to: new Date(to),
+        countEdge: async (a, b) => {
+          edges.push(`${a.toISOString()} ${b.toISOString()}`);
+          return brute(a.getTime(), b.getTime());
+        },
+      });
+
+      // Assess: exact; the rest of the hour read instead of the edge (the other edge, no longer than its rest, read itself)
+      expect(count).toBe(brute(from, to));
+      expect(edges.length).toBe(2);
+      expect(edges).toContain(
+        from === asked[0]?.from
+          ? `${new Date(now.getTime() + 1).toISOString()} ${new Date(END - 1).toISOString()}`
+          : `${new Date(START + 3 * HOUR).toISOString()} ${new Date(from - 1).toISOString()}`,
+      );
+    }
+    expect(brute(lastHour, now.getTime())).toBeGreaterThan(0);
+    expect(brute(START + 3 * HOUR, START + 3 * HOUR + 10 * 60_000 - 1)).toBeGreaterThan(0);
   });
 });
