@@ -17,7 +17,8 @@ import { createdKeyRange } from './link-lists';
  * hold the matches in the order asked, and the range is a key condition on each. Each
  * comment's links in the range are counted from its day counters (`LINKS#CD#…`, a cell per
  * UTC hour and flags: one Query of the range's days), the partial hours at the range's edges
- * from its partitions (Select COUNT within the hour); the page is read from the nearer end of
+ * from its partitions (Select COUNT within the hour, or the hour's cell less the rest of the
+ * hour where that is the shorter part: hour-counts.ts); the page is read from the nearer end of
  * the ranges merged, each expected to supply its comment's share. "Links of campaign X last
  * week" then costs the week's days of the campaign's comment and the page, not the week's
  * links nor the other words' items. A link found by its code or tracking code whose comment
