@@ -112,9 +112,11 @@ export const keys = {
    * v12: counts links with a comment in their comment's day counters (`LINKS#CD#…`), so a
    * comment query with a creation range takes its total from the range's days; writes again
    * the sending and status-update keys of messages written before those ended with the status.
+   * v13: counts messages in their sender's day items (`MESSAGES#FD#…`), so a sender with a
+   * creation range takes its total from the range's days.
    */
-  migration: (): Key => ({ pk: 'SETTING#migrate-v12', sk: '#SETTING' }),
-  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v12#${segment}`, sk: '#SETTING' }),
+  migration: (): Key => ({ pk: 'SETTING#migrate-v13', sk: '#SETTING' }),
+  migrationSegment: (segment: number): Key => ({ pk: `SETTING#migrate-v13#${segment}`, sk: '#SETTING' }),
 
   /** An account's counter items (exact totals), one partition per account; the sk names the counter. */
   counts: (accountId: number, name: string): Key => ({ pk: accountCounts(accountId), sk: name }),

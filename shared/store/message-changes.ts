@@ -2,15 +2,15 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type NativeAttributeValue, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CampaignStatus } from '../domain/campaigns';
 import type { CampaignState } from '../domain/message-listing';
-import type { MessageStatus } from '../domain/message-status';
 import type { Message } from '../domain/messages';
 import { systemClock, ulidAt } from '../ids';
 import type { Store } from './client';
-import { type CountedOp, CountedWrites, type CounterAdd } from './counted-writes';
+import { type CountedOp, CountedWrites } from './counted-writes';
 import { withoutNulls } from './items';
 import { keys } from './keys';
+import { COUNTED_FLAGS, type CountedIn, countsOf } from './message-counts';
 import { fromMessageItem } from './message-items';
-import { comboCells, type MessageKeyFields, messageCells, messageCounters, messageIndexKeys, numberCells } from './message-keys';
+import { type MessageKeyFields, messageIndexKeys } from './message-keys';
 
 export type Item = Record<string, NativeAttributeValue>;
 /** What a change sets; null removes the attribute. */
@@ -19,19 +19,7 @@ export type Changes = Record<string, NativeAttributeValue | null>;
 /** Items written by this code: index attributes, the campaign's state copied, counted. */
 export const MESSAGE_SCHEMA = 2;
 /** Attributes the index keys and counts are made from: a change is conditional on them as read. */
-const GUARDED = [
-  'status',
-  'statusUpdatedAt',
-  'startSendAt',
-  'campaignStatus',
-  'deferred',
-  'schema',
-  'textCounted',
-  'toCounted',
-  'combosCounted',
-  'statusHoursCounted',
-  'sentStatusCounted',
-] as const;
+const GUARDED = ['status', 'statusUpdatedAt', 'startSendAt', 'campaignStatus', 'deferred', 'schema', ...Object.values(COUNTED_FLAGS)] as const;
 /** A change retried this many times against concurrent changes gives up loudly. */
 const MAX_ATTEMPTS = 20;
 
@@ -42,8 +30,9 @@ const MAX_ATTEMPTS = 20;
  * CountedWrites completes after it (and recovers after a crash). A message written by the
  * previous version (no `schema` 2) is upgraded by its next change: index attributes, the
  * campaign's state, and counted as new; one not yet in its text's counter (no
- * `textCounted`, written before that counter was kept), its number's (no `toCounted`) or
- * the combinations' (no `combosCounted`: comboCells) is added to them by its next change.
+ * `textCounted`, written before that counter was kept), its number's (no `toCounted`), the
+ * combinations' (no `combosCounted`: comboCells) or any other of COUNTED_FLAGS
+ * (message-counts.ts) is added to them by its next change.
  */
 export class MessageChanges {
   constructor(
@@ -96,20 +85,11 @@ export class MessageChanges {
     const changes = { ...asked, ...timesNotBeforeCreation({ ...item, ...asked }) };
     const merged: Item = { ...item, ...stateAttributes(state), ...changes };
     const before = current ? keyFields(item) : undefined;
-    const counted = {
-      text: current && item.textCounted === 1,
-      to: current && item.toCounted === 1,
-      combos: current && item.combosCounted === 1,
-      statusHours: current && item.statusHoursCounted === 1,
-      sentStatus: current && item.sentStatusCounted === 1,
-    };
+    const flags = Object.entries(COUNTED_FLAGS) as [keyof CountedIn, string][];
+    const counted = Object.fromEntries(flags.map(([name, flag]) => [name, current && item[flag] === 1])) as unknown as CountedIn;
     const after = keyFields(merged);
     const sets: Record<string, NativeAttributeValue> = current ? {} : { schema: MESSAGE_SCHEMA, ...stateAttributes(state) };
-    if (!counted.text) sets.textCounted = 1;
-    if (!counted.to) sets.toCounted = 1;
-    if (!counted.combos) sets.combosCounted = 1;
-    if (!counted.statusHours) sets.statusHoursCounted = 1;
-    if (!counted.sentStatus) sets.sentStatusCounted = 1;
+    for (const [name, flag] of flags) if (!counted[name]) sets[flag] = 1;
     const removes: string[] = [];
     for (const [name, value] of Object.entries(changes)) {
       if (value === null) {
@@ -206,11 +186,7 @@ export function messageCreation(created: Message, campaign: CampaignState): { it
     ...withoutNulls(message),
     ...stateAttributes(campaign),
     schema: MESSAGE_SCHEMA,
-    textCounted: 1,
-    toCounted: 1,
-    combosCounted: 1,
-    statusHoursCounted: 1,
-    sentStatusCounted: 1,
+    ...Object.fromEntries(Object.values(COUNTED_FLAGS).map((flag) => [flag, 1])),
     ...messageIndexKeys(fields),
   };
   return { item, op: { counters: countsOf(undefined, fields) } };
@@ -231,69 +207,4 @@ function keyFields(item: Item): MessageKeyFields {
     campaignStatus: item.campaignStatus as CampaignStatus,
     deferred: item.deferred === 1 || item.deferred === true,
   };
-}
-
-/**
- * The counter additions that take a message from `before` (absent: not counted yet) to
- * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
- * last updated in on the per-day items (for each of those hours also the hour's cell of its
- * status), its cells of status, campaign status and sender combined (comboCells), its text's
- * counter and its number's (`counted` says which of those five `before` is in already). A message's text and number are set at creation,
- * so only a creation, or the one change that first counts a message written before those
- * counters, writes them.
- */
-export function countsOf(
-  before: MessageKeyFields | undefined,
-  after: MessageKeyFields,
-  counted = {
-    text: before !== undefined,
-    to: before !== undefined,
-    combos: before !== undefined,
-    statusHours: before !== undefined,
-    sentStatus: before !== undefined,
-  },
-): CounterAdd[] {
-  const adds = new Map<string, CounterAdd>();
-  const add = (key: { pk: string; sk: string }, cell: string, n: number) => {
-    const id = `${key.pk}|${key.sk}`;
-    const counter = adds.get(id) ?? { key, add: {} };
-    counter.add[cell] = (counter.add[cell] ?? 0) + n;
-    adds.set(id, counter);
-  };
-  const account = after.accountId;
-  const all = messageCounters.all(account);
-  for (const cell of before ? messageCells(before) : []) add(all, cell, -1);
-  for (const cell of messageCells(after)) add(all, cell, 1);
-  if (before && counted.combos) for (const { key, cells } of comboCells(before)) for (const cell of cells) add(key, cell, -1);
-  for (const { key, cells } of comboCells(after)) for (const cell of cells) add(key, cell, 1);
-  const hourly = (kind: 'C' | 'S' | 'U', instant: string | null, n: number, status?: MessageStatus) => {
-    if (!instant) return;
-    const day = messageCounters.day(account, kind, instant.slice(0, 10));
-    const hour = instant.slice(11, 13);
-    add(day, status ? messageCounters.hourStatusCell(hour, status) : messageCounters.hourCell(hour), n);
-  };
-  if (before) {
-    hourly('S', before.startSendAt, -1);
-    hourly('U', before.statusUpdatedAt, -1);
-    if (counted.statusHours) {
-      hourly('C', before.createdAt, -1, before.status);
-      hourly('U', before.statusUpdatedAt, -1, before.status);
-    }
-    if (counted.sentStatus) hourly('S', before.startSendAt, -1, before.status);
-  } else hourly('C', after.createdAt, 1);
-  hourly('S', after.startSendAt, 1);
-  hourly('U', after.statusUpdatedAt, 1);
-  // Status with a creation or status time range (message-status-times.ts): a status change moves them within the day items.
-  hourly('C', after.createdAt, 1, after.status);
-  hourly('U', after.statusUpdatedAt, 1, after.status);
-  // Status with a sending time range: a sent message's status change moves its S cells too (one day item, an add and a forget).
-  hourly('S', after.startSendAt, 1, after.status);
-  if (!counted.text) add(messageCounters.text(account, after.text), 'all', 1);
-  if (!counted.to) for (const { key, cell } of numberCells(account, after.to)) add(key, cell, 1);
-  const counters: CounterAdd[] = [];
-  for (const counter of adds.values()) {
-    const cells = Object.fromEntries(Object.entries(counter.add).filter(([, n]) => n !== 0));
-    if (Object.keys(cells).length > 0) counters.push({ key: counter.key, add: cells });
-  }
-  return counters;
 }

@@ -216,7 +216,16 @@ export const messageCounters = {
   text: (accountId: number, text: string): Key => keys.counts(accountId, `MESSAGES#TEXT#${textHash(text)}`),
   /** Per sender: its messages by status, by campaign status and by both (comboCells). */
   sender: (accountId: number, from: string): Key => keys.counts(accountId, `MESSAGES#F#${from}`),
+  /**
+   * Per sender and UTC day of creation: cell `h<HH>` counts its messages created in that hour
+   * (a sender with a campaignCreateTs range). The sender by its hash: its days' items sort
+   * together whatever characters it has.
+   */
+  senderDay: (accountId: number, from: string, day: string): Key => keys.counts(accountId, senderDaySk(from, day)),
 };
+
+/** The sk of a sender's day item (messageCounters.senderDay). */
+export const senderDaySk = (from: string, day: string) => `MESSAGES#FD#${textHash(from)}#${day}`;
 
 /** A number's starts (`TO`), or its ends read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
 export type NumberSide = 'TO' | 'OT';

@@ -13,7 +13,7 @@ import type { ItemUpgrade } from './migration';
  * number's (no `toCounted`: criteria[to]'s counts), or before the combinations of status,
  * campaign status and sender were (no `combosCounted`), or before the hourly cells per status
  * were (no `statusHoursCounted`) or before the sending hour's were (no `sentStatusCounted`),
- * is added to those counters the same way, and nothing else changes. The condition holds the attributes those
+ * or before its sender's day items were (no `senderDated`), is added to those counters the same way, and nothing else changes. The condition holds the attributes those
  * follow as read, so a message changed meanwhile (a report, or its campaign's move, which
  * upgrades it itself) is reported 'changed' and nothing is written; a message counted is
  * skipped, so a second pass adds nothing. A message whose sending or status time lies before
@@ -33,7 +33,7 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
     candidates: {
       expression:
         'NOT (#schema = :schema AND textCounted = :one AND toCounted = :one AND combosCounted = :one AND statusHoursCounted = :one' +
-        ' AND sentStatusCounted = :one AND contains(gsi2sk, #status) AND contains(gsi4sk, #status))' +
+        ' AND sentStatusCounted = :one AND senderDated = :one AND contains(gsi2sk, #status) AND contains(gsi4sk, #status))' +
         ' OR startSendAt < createdAt OR statusUpdatedAt < createdAt',
       names: { '#schema': 'schema', '#status': 'status' },
       values: { ':schema': MESSAGE_SCHEMA, ':one': 1 },
@@ -46,6 +46,7 @@ export function messageUpgrade(store: Store, counted: CountedWrites): ItemUpgrad
         item.combosCounted === 1 &&
         item.statusHoursCounted === 1 &&
         item.sentStatusCounted === 1 &&
+        item.senderDated === 1 &&
         statusOfKey(item.gsi2sk) === item.status &&
         statusOfKey(item.gsi4sk) === item.status &&
         Object.keys(timesNotBeforeCreation(item)).length === 0;

@@ -3,10 +3,11 @@ import { MESSAGE_STATUSES } from '../domain/message-status';
 import { MAX_SEGMENTS } from '../domain/segments';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
 import { instantCondition } from './index-query';
 import { countRanges, type Entry, type IndexRange, readMerged, readPage } from './index-reader';
 import { sortRange } from './message-combos';
-import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
+import { messageCounters, messageRanges, senderDaySk, sortValueOfKey } from './message-keys';
 import { messagesOfEntries, onlyCriteria, textDriver } from './message-list-entries';
 import { migrationCompleted } from './migration-progress';
 import { queryAll } from './query';
@@ -18,7 +19,7 @@ import { queryAll } from './query';
  * - With `from`, `text`, a whole number `to` or `campaignStatus`: each of their indexes' sort
  *   keys is the value, then `tail` (`<createdAt>#pad(id)`), so the criterion's matches created
  *   in the range are one key range (gsi11: one per partition, merged): the total is a COUNT of
- *   it, the page is read from its nearer end. A `to` is whole when no other number of the
+ *   it (for `from`: its day items and the edge hours), the page is read from its nearer end. A `to` is whole when no other number of the
  *   account starts or ends with it (then its matches are gsi6's `TO#<to>#` entries only).
  * - With one sort: every list index projects `createdAt`, so the sort's index read in order
  *   and kept to the range reads about `(offset + pageSize) × messages / matches` entries;
@@ -65,7 +66,7 @@ export function createdWithSort(query: MessageQuery): boolean {
 }
 
 export class MessageTimeCriteria {
-  /** Whether the migration has counted every message under its sender (remembered once true). */
+  /** Whether the migration has counted every message under its sender and in its sender's days (remembered once true). */
   #sendersCounted = false;
   /** Campaign-status totals taken as the range's total less the other statuses', for tests that check the way is taken. */
   complements = 0;
@@ -96,7 +97,9 @@ export class MessageTimeCriteria {
     const total =
       criterion === 'campaignStatus' && rangeTotal
         ? await this.#statusTotal(accountId, query, ranges, rangeTotal)
-        : await countRanges(this.store, ranges);
+        : criterion === 'from' && query.from !== undefined && (await this.#countsComplete())
+          ? await this.#senderTotal(accountId, query.from, query.campaignCreatedFrom, query.campaignCreatedTo)
+          : await countRanges(this.store, ranges);
     const forward = query.sort[0]?.direction === 'ASC';
     const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total });
     const messages = (await messagesOfEntries(this.store, entries)).map(({ message }) => ({ message }));
@@ -184,8 +187,7 @@ export class MessageTimeCriteria {
    * every message under its sender, or past MAX_SENDERS.
    */
   async #senders(accountId: number, from?: Date, to?: Date): Promise<IndexRange[] | undefined> {
-    this.#sendersCounted ||= await migrationCompleted(this.store);
-    if (!this.#sendersCounted) return undefined;
+    if (!(await this.#countsComplete())) return undefined;
     const prefix = messageCounters.sender(accountId, '').sk;
     const items = await queryAll(this.store, {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
@@ -236,6 +238,28 @@ export class MessageTimeCriteria {
       ),
     ]);
     return all - besides;
+  }
+
+  /**
+   * A sender's messages created in [from, to]: whole hours from its day items (a cell per
+   * hour of creation, one Query over the range's days), the edge hours from gsi9's entries of
+   * the sender in them (or the hour's cell less the rest: countByHours), not a COUNT of
+   * every match in the range.
+   */
+  #senderTotal(accountId: number, sender: string, from?: Date, to?: Date): Promise<number> {
+    return countByHours(this.counted, {
+      pk: messageCounters.all(accountId).pk,
+      daySk: (day) => senderDaySk(sender, day),
+      cells: (hour) => [messageCounters.hourCell(hour)],
+      ...(from && { from }),
+      ...(to && { to }),
+      countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [labelled(messageRanges.from(accountId, sender), edgeFrom, edgeTo)]),
+    });
+  }
+
+  async #countsComplete(): Promise<boolean> {
+    this.#sendersCounted ||= await migrationCompleted(this.store);
+    return this.#sendersCounted;
   }
 
   /** Whether no number of the account but `digits` itself starts or ends with them: a one-entry Query of gsi6 and of gsi7. */

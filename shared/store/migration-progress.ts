@@ -29,7 +29,7 @@ export async function migrationCompleted(store: Store): Promise<boolean> {
 }
 
 /**
- * Where the migration stands, in Setting items (`migrate-v12` for the run, `migrate-v12#<n>`
+ * Where the migration stands, in Setting items (`migrate-v13` for the run, `migrate-v13#<n>`
  * for each segment), so a stopped run resumes at the page after the last one finished.
  */
 export class MigrationProgress {

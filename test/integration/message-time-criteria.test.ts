@@ -1,12 +1,18 @@
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { type CampaignState, listMessages, type MessageQuery } from '../../shared/domain/message-listing';
 import type { Message } from '../../shared/domain/messages';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
+import { keys } from '../../shared/store/keys';
 import { MessageChanges } from '../../shared/store/message-changes';
+import { messageCounters } from '../../shared/store/message-keys';
 import { IndexedMessageLists } from '../../shared/store/message-lists';
+import { messageUpgrade } from '../../shared/store/message-migration';
 import { MessagesRepository } from '../../shared/store/messages-repo';
+import { migrate } from '../../shared/store/migration';
+import { sendBeforeSenderDays } from '../support/before-sender-days';
 import { createCampaignOf } from '../support/before-text-counts';
 import { startTestStore } from '../support/dynamo';
 import { aMessage } from '../support/fixtures';
@@ -19,9 +25,11 @@ import { observeListReads } from '../support/store-calls';
  */
 let store: Store;
 let close: () => Promise<void>;
+let seen: { entries: number; messages: number };
 
 beforeAll(async () => {
   ({ store, close } = await startTestStore());
+  seen = observeListReads(store);
 });
 afterAll(() => close());
 
@@ -58,7 +66,6 @@ const page = (criteria: Partial<MessageQuery>, sort: MessageQuery['sort'] = [], 
 describe('a creation range with another criterion or a sort', () => {
   let messages: MessagesRepository;
   let campaigns: CampaignsRepository;
-  let seen: { entries: number; messages: number };
 
   beforeAll(async () => {
     const changes = new MessageChanges(store, new CountedWrites(store, () => ulid()));
@@ -69,7 +76,6 @@ describe('a creation range with another criterion or a sort', () => {
       await createCampaignOf(store, message);
       await messages.create(message, { status: 'NEW', deferred: false });
     }
-    seen = observeListReads(store);
   }, 120_000);
 
   async function expected(query: MessageQuery) {
@@ -88,8 +94,14 @@ describe('a creation range with another criterion or a sort', () => {
     // (BatchGetItem: its messages and, for some criteria, a counter item of the total).
     const hour = { campaignCreatedFrom: at(100), campaignCreatedTo: at(159) };
     const cases: [Partial<MessageQuery>, MessageQuery['sort'], number, { entries: number; messages: number }][] = [
-      [{ ...hour, from: 'Alerts' }, [], 45, { entries: 80, messages: 25 }],
-      [{ ...hour, from: 'Alerts' }, [{ field: 'from', direction: 'ASC' }], 45, { entries: 80, messages: 25 }],
+      // A sender's total from its day items: the edge hours' entries of the sender (20 minutes each side) and the page, not the range's 45 (80 before).
+      [{ ...hour, from: 'Alerts' }, [], 45, { entries: 56, messages: 26 }],
+      [{ ...hour, from: 'Alerts' }, [{ field: 'from', direction: 'ASC' }], 45, { entries: 56, messages: 26 }],
+      // Whole hours (11:00–13:59, 135 from Alerts): the page and one Query of the sender's day item, nothing counted from the index.
+      [{ campaignCreatedFrom: at(60), campaignCreatedTo: new Date(at(240).getTime() - 1), from: 'Alerts' }, [], 135, { entries: 27, messages: 25 }],
+      // Open at one end, or both: the whole hours from the day items, the edge hour from the entries of its shorter side.
+      [{ campaignCreatedFrom: at(130), from: 'Shop' }, [], 68, { entries: 26 + 8, messages: 26 }],
+      [{ campaignCreatedTo: at(329), from: 'Alerts' }, [], 247, { entries: 26 + 23, messages: 25 }],
       [{ ...hour, text: 'Hi' }, [], 30, { entries: 65, messages: 25 }],
       [{ ...hour, to: SHARED_NUMBER }, [], 12, { entries: 30, messages: 12 }],
       // The last edge (12:00–12:39) counted as its hour's cell (the day item, one item more) less 12:40–12:59: 20 minutes of entries, not 40.
@@ -204,4 +216,64 @@ describe('a creation range with another criterion or a sort', () => {
       ]);
     }
   }, 120_000);
+});
+
+describe('admin migrate and the sender day items', () => {
+  it('counts every message written before them once, and a sender with a creation range takes its total from them only once the migration has completed', async () => {
+    // Prepare: account 8, 120 messages a minute apart from 10:00, a third from Shop; the first 100 written before the sender day items.
+    const changes = new MessageChanges(store, new CountedWrites(store, () => ulid()));
+    const messages = new MessagesRepository(store, changes);
+    const campaigns = new CampaignsRepository(store, changes);
+    const ids = Array.from({ length: 120 }, (_, i) => 1001 + i);
+    const message = (id: number) => ({ ...newMessage(id - 1000), id, campaignId: id, accountId: 8, from: id % 3 === 0 ? 'Shop' : 'Alerts' });
+    for (const id of ids) {
+      if (id <= 1100) await sendBeforeSenderDays(store, message(id));
+      else {
+        await createCampaignOf(store, message(id));
+        await messages.create(message(id), { status: 'NEW', deferred: false });
+      }
+    }
+    await store.db.send(new DeleteCommand({ TableName: store.tableName, Key: keys.migration() }));
+    // A change by this version counts the message it changes (and the migration then skips it).
+    await campaigns.move(1005, ['NEW'], 'MODERATION');
+    const expectedOf = async (query: MessageQuery) => {
+      const states = new Map<number, CampaignState>(
+        (await campaigns.getMany(ids)).map((c) => [c.id, { status: c.status, deferred: c.deferredTo !== null }]),
+      );
+      return listMessages(await messages.getMany(ids), states, query);
+    };
+    const queries = [
+      page({ campaignCreatedFrom: at(0), campaignCreatedTo: new Date(at(120).getTime() - 1), from: 'Alerts' }),
+      page({ campaignCreatedFrom: at(15), campaignCreatedTo: at(100), from: 'Shop' }),
+      page({ campaignCreatedTo: at(59), from: 'Alerts' }, [], 1),
+    ];
+    const lists = () => new IndexedMessageLists(store, new CountedWrites(store, () => ulid()));
+    const dayCells = async (from: string) =>
+      (
+        await store.db.send(
+          new GetCommand({ TableName: store.tableName, Key: messageCounters.senderDay(8, from, '2026-11-20'), ConsistentRead: true }),
+        )
+      ).Item;
+    // Not yet: the day items hold the messages written since (and the one changed), the totals are counted from the index.
+    expect([(await dayCells('Alerts'))?.h11, (await dayCells('Shop'))?.h10]).toEqual([12, 1]);
+    for (const query of queries) expect([query, await lists().list(8, query)]).toEqual([query, await expectedOf(query)]);
+    const upgrades = [messageUpgrade(store, new CountedWrites(store, () => ulid()))];
+
+    // Act
+    const first = await migrate(store, upgrades);
+    const second = await migrate(store, upgrades);
+
+    // Assess: the 99 written before and not changed since, once; each hour's cell the sender's messages created in it.
+    expect([first.completed, first.upgraded, second.completed, second.upgraded]).toEqual([true, 99, true, 0]);
+    const alerts = await dayCells('Alerts');
+    const shop = await dayCells('Shop');
+    expect([alerts?.h10, alerts?.h11, shop?.h10, shop?.h11]).toEqual([39, 40, 20, 20]);
+    for (const query of queries) {
+      seen.entries = 0;
+      const listed = await lists().list(8, query);
+      expect([query, listed]).toEqual([query, await expectedOf(query)]);
+      // The page and the edge hours' entries (15 and 40 minutes of one sender), not the range's matches.
+      expect([query, seen.entries]).toEqual([query, Math.min(seen.entries, 26 + 14)]);
+    }
+  }, 180_000);
 });
