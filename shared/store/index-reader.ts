@@ -15,6 +15,19 @@ export { type Condition, type Entry, type IndexRange, queryOf, type SortValue, T
 /** A read's first page asks for this much more than its share of the entries wanted foretells, so that one read mostly suffices. */
 export const EXPECT_MARGIN = 1.25;
 
+/**
+ * Entries to read for `wanted` matches where a `share` (0–1] of the entries match, by the
+ * counts: the expected number, a quarter more, and two standard deviations of it (the
+ * entries before the `wanted`-th match are negative-binomial), so that a share that varies a
+ * little along the index still mostly needs one read, not a second round trip (which asks
+ * for twice as many again).
+ */
+export function entriesFor(wanted: number, share: number): number {
+  if (wanted <= 0) return 0;
+  const p = Math.min(1, Math.max(share, 1e-9));
+  return Math.ceil((wanted / p) * EXPECT_MARGIN + (2 * Math.sqrt(wanted * (1 - p))) / p);
+}
+
 export interface ReadOptions {
   /** Sort key ascending. */
   forward: boolean;

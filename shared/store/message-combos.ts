@@ -2,7 +2,7 @@ import { type MessageListing, type MessageQuery, matchingMessage } from '../doma
 import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
-import { type Entry, type IndexRange, scanRanges } from './index-reader';
+import { type Entry, entriesFor, type IndexRange, scanRanges } from './index-reader';
 import { campaignStateOfItem } from './message-changes';
 import { fromMessageItem } from './message-items';
 import { messageCounters, messageRanges } from './message-keys';
@@ -139,8 +139,8 @@ export class MessageCombinations {
   async #read(driven: Driven, query: MessageQuery, forward: boolean, { skip, take, total }: { skip: number; take: number; total: number }) {
     const matches = matchingMessage(query);
     const wanted = skip + take;
-    // The first Limit: the entries the counts say the page lies within, and a quarter more.
-    const share = Math.ceil((((wanted * driven.count) / total) * 1.25) / driven.ranges.length) + 1;
+    // The first Limit: the entries the counts say the page lies within, with a margin (entriesFor), each range its part.
+    const share = Math.ceil(entriesFor(wanted, total / Math.max(1, driven.count)) / driven.ranges.length) + 1;
     const ranges = withConditions(driven.ranges, query).map((range) => ({ ...range, expect: share }));
     /** The matches in order: their messages where read (to check them, or whole in gsi1), else their ids. */
     const kept: { id: number; message?: Message }[] = [];

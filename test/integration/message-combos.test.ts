@@ -198,12 +198,12 @@ describe('pages of a common combination', () => {
       const listed = await lists.list(5, query);
       const reads = { ...seen };
 
-      // Assess: ~25 × 300 / 120 entries (a quarter more for the first Limit) of gsi1 (whole messages, nothing more to read), from the nearer end;
-      // the matches of `from` alone would be 150 entries and as many messages.
+      // Assess: ~26 × 300 / 120 entries (the first Limit's margin: a quarter more and two standard deviations, 102 in all) of gsi1
+      // (whole messages, nothing more to read), from the nearer end; the matches of `from` alone would be 150 entries and as many messages.
       expect(listed).toEqual(await expected(5, ids, query));
       expect([currentPage, listed.totalItemCount, listed.items.length]).toEqual([currentPage, 120, currentPage === 0 ? 25 : 20]);
       // BatchGetItem reads only the total's two counter items (MESSAGES and MESSAGES#F#Alerts).
-      expect([currentPage, reads.entries <= 90, reads.messages]).toEqual([currentPage, true, 2]);
+      expect([currentPage, reads.entries <= 102, reads.messages]).toEqual([currentPage, true, 2]);
     }
 
     // A rare sender with a campaign status every message has: its own range of gsi9, each message read to check the campaign status.
