@@ -734,6 +734,12 @@ async function main(): Promise<void> {
       // A creation week with another criterion (one key range of its index: message-time-criteria.ts) or a sort.
       const createdWeek = { 'criteria[campaignCreateTsFrom]': weekFrom, 'criteria[campaignCreateTsTo]': weekTo };
       await list('from=Alerts + campaignCreateTs week', () => ({ 'criteria[from]': 'Alerts', ...createdWeek }));
+      // A sender's total from its day items, however many messages it sent in the range.
+      await list('from=Alerts + campaignCreateTs five months', () => ({
+        'criteria[from]': 'Alerts',
+        'criteria[campaignCreateTsFrom]': fiveMonthsFrom,
+        'criteria[campaignCreateTsTo]': weekTo,
+      }));
       await list('text + campaignCreateTs week', () => ({ 'criteria[text]': TEXTS[1]!, ...createdWeek }));
       await list('to whole + campaignCreateTs week', (account) => ({ 'criteria[to]': samples.get(account.id)!.to, ...createdWeek }));
       await list('campaignStatus=DONE + campaignCreateTs week', () => ({ 'criteria[campaignStatus]': 'DONE', ...createdWeek }));

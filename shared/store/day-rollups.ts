@@ -28,7 +28,9 @@ export const ROLLUP_VERSION = 'rv';
 const DAY_MS = 86_400_000;
 /** The sk prefixes of the per-day counter items, all in an account's counters partition (`<prefix><YYYY-MM-DD>`). */
 export const DAY_PREFIXES = ['LINKS#D#', 'MESSAGES#C#', 'MESSAGES#S#', 'MESSAGES#U#'] as const;
-const DAY_ITEM = new RegExp(`^(${DAY_PREFIXES.join('|')})(\\d{4}-\\d{2}-\\d{2})$`);
+/** Per-day counters one per sender (`MESSAGES#FD#<hash of from>#`, message-keys.ts: senderDayPrefix), rolled up as the others. */
+const SENDER_DAY_PREFIX = 'MESSAGES#FD#[0-9a-f]{16}#';
+const DAY_ITEM = new RegExp(`^(${[...DAY_PREFIXES, SENDER_DAY_PREFIX].join('|')})(\\d{4}-\\d{2}-\\d{2})$`);
 
 /** The day (`YYYY-MM-DD`) of a per-day counter item and its month item's key, or undefined for any other counter. */
 export function dayItemOf(key: Key): { day: string; month: Key } | undefined {

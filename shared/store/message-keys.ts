@@ -224,8 +224,9 @@ export const messageCounters = {
   senderDay: (accountId: number, from: string, day: string): Key => keys.counts(accountId, senderDaySk(from, day)),
 };
 
-/** The sk of a sender's day item (messageCounters.senderDay). */
-export const senderDaySk = (from: string, day: string) => `MESSAGES#FD#${textHash(from)}#${day}`;
+/** The sk prefix of a sender's day items (messageCounters.senderDay), then the day. */
+export const senderDayPrefix = (from: string) => `MESSAGES#FD#${textHash(from)}#`;
+export const senderDaySk = (from: string, day: string) => `${senderDayPrefix(from)}${day}`;
 
 /** A number's starts (`TO`), or its ends read as the starts of its digits reversed (`OT`), as gsi6 and gsi7 hold them. */
 export type NumberSide = 'TO' | 'OT';

@@ -9,8 +9,8 @@ import { countRanges, type Entry, type IndexRange, readMerged, readPage } from '
 import { sortRange } from './message-combos';
 import { messageCounters, messageRanges, senderDaySk, sortValueOfKey } from './message-keys';
 import { messagesOfEntries, onlyCriteria, textDriver } from './message-list-entries';
+import { accountSenders } from './message-senders';
 import { migrationCompleted } from './migration-progress';
-import { queryAll } from './query';
 
 /**
  * A campaignCreateTs range (the messages' creation time) with one other criterion, or with
@@ -188,16 +188,9 @@ export class MessageTimeCriteria {
    */
   async #senders(accountId: number, from?: Date, to?: Date): Promise<IndexRange[] | undefined> {
     if (!(await this.#countsComplete())) return undefined;
-    const prefix = messageCounters.sender(accountId, '').sk;
-    const items = await queryAll(this.store, {
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :last',
-      // `$` follows `#`: every sk that starts with the prefix lies below it.
-      ExpressionAttributeValues: { ':pk': messageCounters.sender(accountId, '').pk, ':first': prefix, ':last': `${prefix.slice(0, -1)}$` },
-      ProjectionExpression: 'sk',
-      ConsistentRead: true,
-    });
-    if (items.length > MAX_SENDERS) return undefined;
-    return items.map((item) => labelled(messageRanges.from(accountId, String(item.sk).slice(prefix.length)), from, to));
+    const senders = await accountSenders(this.store, accountId);
+    if (senders.length > MAX_SENDERS) return undefined;
+    return senders.map((sender) => labelled(messageRanges.from(accountId, sender), from, to));
   }
 
   /** The criterion's key ranges kept to the creation range (what the keys do not decide, their conditions check). */

@@ -3,6 +3,8 @@ import { mapLimited } from '../domain/concurrency';
 import type { Store } from './client';
 import { copyDaySpan, DAY_PREFIXES, lastSettledDay, nextDay } from './day-rollups';
 import { keys } from './keys';
+import { senderDayPrefix } from './message-keys';
+import { accountSenders } from './message-senders';
 
 /** How long one scheduled pass works at most (the sweep function has 50 s); what is left waits for the next. */
 export const ROLLUP_PASS_BUDGET_MS = 20_000;
@@ -10,6 +12,8 @@ export const ROLLUP_PASS_BUDGET_MS = 20_000;
 const PASS_KEY = keys.setting('rollup-pass');
 /** Accounts copied at once; the position is saved after each such group. */
 const ACCOUNTS_AT_ONCE = 8;
+/** An account's per-day counters copied at once (four, and one per sender). */
+const PREFIXES_AT_ONCE = 8;
 
 /** Where the passes are: every account's settled days are copied through `through`; a pass under way copies through `to` and has done the accounts up to `after`. */
 interface PassState {
@@ -23,7 +27,7 @@ interface PassState {
  * range's reader finds them there: the deployed list functions may only read the table, so
  * they cannot copy what they find missing, and late changes copy only their own days.
  *
- * A pass takes every account in id order and copies, for each of its per-day counters, the
+ * A pass takes every account in id order and copies, for each of its per-day counters (DAY_PREFIXES and each sender's), the
  * days after the last pass's up to the last settled day (copyDaySpan: a counter with no day
  * item there writes nothing). A pass runs at most a budget's time; its position is saved
  * after each group of accounts, so the next run (a minute later) resumes after it, and a
@@ -71,7 +75,9 @@ export class RollupPass {
   async #copyAccount(accountId: number, from: string | undefined, to: string): Promise<number> {
     if (from !== undefined && from > to) return 0;
     const pk = keys.accountCounts(accountId);
-    const days = await Promise.all(DAY_PREFIXES.map((prefix) => copyDaySpan(this.store, pk, prefix, from, to)));
+    // Each sender's day items too (message-keys.ts: senderDay), the senders named by their counter items.
+    const senders = (await accountSenders(this.store, accountId)).map(senderDayPrefix);
+    const days = await mapLimited([...DAY_PREFIXES, ...senders], PREFIXES_AT_ONCE, (prefix) => copyDaySpan(this.store, pk, prefix, from, to));
     return days.reduce((sum, n) => sum + n, 0);
   }
 

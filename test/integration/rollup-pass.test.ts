@@ -1,10 +1,11 @@
-import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulidAt } from '../../shared/ids';
 import type { Store } from '../../shared/store/client';
 import { CountedWrites } from '../../shared/store/counted-writes';
 import { lastSettledDay } from '../../shared/store/day-rollups';
 import { countByHours } from '../../shared/store/hour-counts';
 import { keys } from '../../shared/store/keys';
+import { messageCounters, senderDayPrefix } from '../../shared/store/message-keys';
 import { RollupPass } from '../../shared/store/rollup-pass';
 import { startTestStore } from '../support/dynamo';
 import { observeStore } from '../support/store-calls';
@@ -15,8 +16,10 @@ const START = Date.parse('2026-08-03T00:00:00Z');
 const DAYS = 100;
 const NOW = START + DAYS * DAY + 12 * HOUR;
 const ACCOUNTS = Array.from({ length: 12 }, (_, i) => i + 1);
-const PREFIXES = ['MESSAGES#U#', 'LINKS#D#'] as const;
-type Prefix = (typeof PREFIXES)[number];
+/** Two of the fixed per-day counters, and a sender's day items (found by the pass through the sender's counter item). */
+const SENDER = 'Alerts';
+const PREFIXES = ['MESSAGES#U#', 'LINKS#D#', senderDayPrefix(SENDER)];
+type Prefix = string;
 
 let store: Store;
 let close: () => Promise<void>;
@@ -113,6 +116,11 @@ beforeAll(async () => {
     },
     { step: 'initialize', name: 'refuseUpdates' },
   );
+  // Each account's sender, named by its counter item.
+  for (const account of ACCOUNTS)
+    await store.db.send(
+      new PutCommand({ TableName: store.tableName, Item: { ...messageCounters.sender(account, SENDER), entity: 'Count', all: 1 } }),
+    );
   // Every day's items created that day (not late), and a pass every other day, as the sweep would run it.
   for (let d = 0; d < DAYS; d++) {
     for (const account of ACCOUNTS) {
