@@ -734,6 +734,11 @@ async function main(): Promise<void> {
       // A creation week with another criterion (one key range of its index: message-time-criteria.ts) or a sort.
       const createdWeek = { 'criteria[campaignCreateTsFrom]': weekFrom, 'criteria[campaignCreateTsTo]': weekTo };
       await list('from=Alerts + campaignCreateTs week', () => ({ 'criteria[from]': 'Alerts', ...createdWeek }));
+      await list('status=DELIVRD + from=Alerts + campaignCreateTs week', () => ({
+        'criteria[status]': 'DELIVRD',
+        'criteria[from]': 'Alerts',
+        ...createdWeek,
+      }));
       // A sender's total from its day items, however many messages it sent in the range.
       await list('from=Alerts + campaignCreateTs five months', () => ({
         'criteria[from]': 'Alerts',

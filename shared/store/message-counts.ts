@@ -32,7 +32,7 @@ export const COUNTED_FLAGS: Record<keyof CountedIn, string> = {
  * `after`: its cells on the account's MESSAGES item, the hour it was created, sent and
  * last updated in on the per-day items (for each of those hours also the hour's cell of its
  * status), its cells of status, campaign status and sender combined (comboCells), the hour
- * it was created in on its sender's day item, its text's counter and its number's (`counted`
+ * it was created in on its sender's day item (that hour's cell of its status too), its text's counter and its number's (`counted`
  * says which of those `before` is in already). A message's sender, text, number and creation
  * time are set at creation, so only a creation, or the one change that first counts a
  * message written before those counters, writes them.
@@ -84,9 +84,13 @@ export function countsOf(
   hourly('U', after.statusUpdatedAt, 1, after.status);
   // Status with a sending time range: a sent message's status change moves its S cells too (one day item, an add and a forget).
   hourly('S', after.startSendAt, 1, after.status);
-  // A sender with a creation range (message-time-criteria.ts): the sender's day item of the creation day, never moved.
-  if (!counted.senderDays)
-    add(messageCounters.senderDay(account, after.from, after.createdAt.slice(0, 10)), messageCounters.hourCell(after.createdAt.slice(11, 13)), 1);
+  // A sender with a creation range (message-time-criteria.ts), and with a status too (message-status-times.ts): the
+  // sender's day item of the creation day, its hour's cell set once, its hour's cell of the status moved with it.
+  const senderDay = messageCounters.senderDay(account, after.from, after.createdAt.slice(0, 10));
+  const createdHour = after.createdAt.slice(11, 13);
+  if (!counted.senderDays) add(senderDay, messageCounters.hourCell(createdHour), 1);
+  else if (before) add(senderDay, messageCounters.hourStatusCell(createdHour, before.status), -1);
+  add(senderDay, messageCounters.hourStatusCell(createdHour, after.status), 1);
   if (!counted.text) add(messageCounters.text(account, after.text), 'all', 1);
   if (!counted.to) for (const { key, cell } of numberCells(account, after.to)) add(key, cell, 1);
   const counters: CounterAdd[] = [];

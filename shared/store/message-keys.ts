@@ -218,8 +218,9 @@ export const messageCounters = {
   sender: (accountId: number, from: string): Key => keys.counts(accountId, `MESSAGES#F#${from}`),
   /**
    * Per sender and UTC day of creation: cell `h<HH>` counts its messages created in that hour
-   * (a sender with a campaignCreateTs range). The sender by its hash: its days' items sort
-   * together whatever characters it has.
+   * (a sender with a campaignCreateTs range), `h<HH>#st#<status>` those of them with that
+   * status now (and a status). The sender by its hash: its days' items sort together whatever
+   * characters it has.
    */
   senderDay: (accountId: number, from: string, day: string): Key => keys.counts(accountId, senderDaySk(from, day)),
 };

@@ -4,19 +4,21 @@ import type { Message } from '../domain/messages';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
-import { countRanges, type Entry, type IndexRange, readPage, scanRanges } from './index-reader';
-import { messageCounters, messageRanges, statusOfKey } from './message-keys';
+import { countRanges, type Entry, entriesFor, type IndexRange, readPage, scanRanges } from './index-reader';
+import { messageCounters, messageRanges, senderDaySk, statusOfKey } from './message-keys';
 import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
 
 /**
  * `status` with a campaignCreateTs, a startSendTs (campaignSentTs: the same time, §4.5) or a
- * statusUpdateTs range, nothing else, in the default order (docs/data-model.md §4.4, 8). The
- * total is exact from the hourly cells per status of the C, S and U day items
- * (`h<HH>#st#<status>`, §5.1), the partial hours at the edges counted from an index. The page:
+ * statusUpdateTs range, nothing else (but a sender with a creation range), in the default
+ * order (docs/data-model.md §4.4, 8). The total is exact from the hourly cells per status of
+ * the C, S and U day items (`h<HH>#st#<status>`, §5.1; with a sender, its own day items'),
+ * the partial hours at the edges counted from an index. The page:
  * - created in a range: gsi10's keys are the status then the creation time, so the range is
- *   a key condition of the status's partition range: the page, from the nearer end;
+ *   a key condition of the status's partition range: the page, from the nearer end (with a
+ *   sender, the entries of others passed over by the Query's condition on `from`);
  * - sent or updated in a range: the messages of that status created before the range's end,
  *   newest first (sending and status times are never before creation, message-changes.ts),
  *   each checked on the message: from gsi1 (whole messages, MessageTimeRanges) where the
@@ -35,12 +37,13 @@ type RangeKind = 'C' | 'S' | 'U';
 /** A status's range kinds (C created, S sent, U status updated) and each one's criteria (`<name>From`, `<name>To`): a campaign's sending time is its message's (§4.5). */
 const RANGES = { C: ['campaignCreated'], S: ['startSend', 'campaignSent'], U: ['statusUpdate'] } as const;
 
-/** The range kind a query of a status and one time range has. */
+/** The range kind a query of a status and one time range has (a creation range may have a sender too). */
 export function statusWithTime(query: MessageQuery): RangeKind | undefined {
   if (query.status === undefined || query.sort.length > 0) return undefined;
   for (const kind of ['C', 'S', 'U'] as const) {
     const names = RANGES[kind].flatMap((name) => [`${name}From`, `${name}To`] as const);
-    if (names.some((name) => query[name])) return onlyCriteria(query, ['status', ...names]) ? kind : undefined;
+    const sender = kind === 'C' ? (['from'] as const) : [];
+    if (names.some((name) => query[name])) return onlyCriteria(query, ['status', ...sender, ...names]) ? kind : undefined;
   }
   return undefined;
 }
@@ -55,6 +58,12 @@ function rangeOf(query: MessageQuery, kind: RangeKind): [Date | undefined, Date 
   }
   return [from, to];
 }
+
+/** A range of entries kept to one sender's (gsi10 projects `from`: a condition the Query checks). */
+const ofSender = (range: IndexRange, from: string): IndexRange => ({
+  ...range,
+  where: [...(range.where ?? []), { attribute: 'from', equals: from }],
+});
 
 export class MessageStatusTimes {
   /** Whether every message is in the hourly cells per status: the migration has completed (never reverts). */
@@ -72,12 +81,19 @@ export class MessageStatusTimes {
     const status = query.status;
     if (!kind || status === undefined || !(await this.#complete())) return undefined;
     const [from, to] = rangeOf(query, kind);
-    const total = await this.#total(accountId, kind, status, from, to);
+    const sender = query.from;
+    const total = await (sender === undefined
+      ? this.#total(accountId, kind, status, from, to)
+      : this.#senderTotal(accountId, sender, status, from, to));
     const take = Math.min(pageSize, total - offset);
     if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: kind === 'C' ? 'created' : 'status' };
     const listing = (messages: Message[]): MessageListing => ({ items: messages.map((message) => ({ message })), totalItemCount: total });
     if (kind === 'C') {
-      const range = messageRanges.statusCreated(accountId, status, from, to);
+      // With a sender: the status's key range kept to it (projected `from`), its first read sized by the sender's share of the status.
+      const range =
+        sender === undefined
+          ? messageRanges.statusCreated(accountId, status, from, to)
+          : await this.#ofSender(accountId, sender, status, from, to, offset, take, total);
       const entries = await readPage(this.store, [range], { forward: false, offset, take, total });
       return { listing: listing((await messagesOfEntries(this.store, entries)).map(({ message }) => message)), way: 'created' };
     }
@@ -110,6 +126,35 @@ export class MessageStatusTimes {
       // Part of one hour, or the hour's cell less the rest of it (hour-counts.ts).
       countEdge: edge,
     });
+  }
+
+  /** A sender's messages created in the range with that status: its day items' cells of the status, the edges from gsi10's entries of the sender. */
+  #senderTotal(accountId: number, sender: string, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
+    return countByHours(this.counted, {
+      pk: messageCounters.all(accountId).pk,
+      daySk: (day) => senderDaySk(sender, day),
+      cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
+      ...(from && { from }),
+      ...(to && { to }),
+      countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [ofSender(messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo), sender)]),
+    });
+  }
+
+  /** The status's creation range kept to the sender, expecting the entries its share of the status (sender and account cells) foretells for the page from the nearer end. */
+  async #ofSender(
+    accountId: number,
+    sender: string,
+    status: MessageStatus,
+    from: Date | undefined,
+    to: Date | undefined,
+    offset: number,
+    take: number,
+    total: number,
+  ) {
+    const [all, ofSenders] = await this.counted.read([messageCounters.all(accountId), messageCounters.sender(accountId, sender)], true);
+    const share = (ofSenders?.[`st#${status}`] ?? 0) / Math.max(1, all?.[`st#${status}`] ?? 0);
+    const wanted = Math.min(offset, total - offset - take) + take;
+    return { ...ofSender(messageRanges.statusCreated(accountId, status, from, to), sender), expect: entriesFor(wanted, share) + 1 };
   }
 
   /**

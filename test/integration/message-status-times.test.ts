@@ -47,13 +47,14 @@ const page = (criteria: Partial<MessageQuery>, currentPage = 0): MessageQuery =>
   pagination: { pageSize: 25, currentPage },
 });
 
-/** Message `id`, created `id` minutes after T0, sent (if past NEW) 5 minutes later, its status reported 20 minutes after creation. */
+/** Message `id`, created `id` minutes after T0 (every third from Alerts, the others from Shop), sent (if past NEW) 5 minutes later, its status reported 20 minutes after creation. */
 function newMessage(id: number, accountId: number, status: Message['status']): Message {
   const sent = status !== 'NEW';
   return aMessage({
     id,
     campaignId: id,
     accountId,
+    from: id % 3 === 0 ? 'Alerts' : 'Shop',
     status,
     to: `4477009${String(id).padStart(5, '0')}`,
     createdAt: at(id).toISOString(),
@@ -114,6 +115,10 @@ function statusTimeQueries(statuses: Message['status'][]): MessageQuery[] {
       ranges.map(([from, to]) => page({ status, ...(from && { [`${name}From`]: from }), ...(to && { [`${name}To`]: to }) })),
     ),
     page({ status, startSendFrom: at(30), campaignSentFrom: at(7), campaignSentTo: at(300), startSendTo: at(61) }),
+    // A sender with a creation range: its own day items' cells of the status.
+    ...['Shop', 'Alerts'].flatMap((from) =>
+      ranges.map(([start, end]) => page({ status, from, ...(start && { campaignCreatedFrom: start }), ...(end && { campaignCreatedTo: end }) })),
+    ),
   ]);
 }
 
@@ -216,6 +221,17 @@ describe('pages of a status in a time range', () => {
       [{ status: 'DELIVRD', startSendFrom: at(120), startSendTo: at(360 - 1 / MINUTE) }, 180, { entries: 110, messages: 1 }],
       [{ status: 'DELIVRD', campaignSentFrom: at(120), campaignSentTo: at(360 - 1 / MINUTE) }, 180, { entries: 110, messages: 1 }],
       [{ status: 'UNDELIV', startSendFrom: at(120), startSendTo: at(360 - 1 / MINUTE) }, 60, { entries: 110, messages: 30 }],
+      // A sender too: the sender's day items' cells, its page from the status's entries kept to it, the first read sized by the
+      // sender's share of the status with a margin (26 of 2/3: 59 entries; the sender's and the account's counter items beside
+      // the page's messages). Driving from the range or the sender read their 240 or 267 matches.
+      [
+        { status: 'DELIVRD', from: 'Shop', campaignCreatedFrom: at(120), campaignCreatedTo: at(360 - 1 / MINUTE) },
+        120,
+        { entries: 60, messages: 27 },
+      ],
+      // A third of the status (the first read 124 entries for 26) and partial edge hours: their shorter sides' entries, and
+      // the edge hours' day items (BatchGetItem, 2 more).
+      [{ status: 'DELIVRD', from: 'Alerts', campaignCreatedFrom: at(130), campaignCreatedTo: at(350) }, 54, { entries: 140, messages: 29 }],
     ];
     for (const [criteria, total, most] of cases) {
       // Act

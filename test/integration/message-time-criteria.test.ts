@@ -268,6 +268,8 @@ describe('admin migrate and the sender day items', () => {
     const alerts = await dayCells('Alerts');
     const shop = await dayCells('Shop');
     expect([alerts?.h10, alerts?.h11, shop?.h10, shop?.h11]).toEqual([39, 40, 20, 20]);
+    // And each hour's cell of the status the messages have (all delivered).
+    expect([alerts?.['h10#st#DELIVRD'], alerts?.['h11#st#DELIVRD'], shop?.['h10#st#DELIVRD'], shop?.['h11#st#DELIVRD']]).toEqual([39, 40, 20, 20]);
     for (const query of queries) {
       seen.entries = 0;
       const listed = await lists().list(8, query);
