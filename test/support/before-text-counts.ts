@@ -1,9 +1,10 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import type { CampaignState } from '../../shared/domain/message-listing';
 import type { Message } from '../../shared/domain/messages';
 import { CampaignsRepository } from '../../shared/store/campaigns-repo';
 import type { Store } from '../../shared/store/client';
-import { CountedWrites } from '../../shared/store/counted-writes';
+import { CountedWrites, type CounterAdd } from '../../shared/store/counted-writes';
 import { keys } from '../../shared/store/keys';
 import { messageCreation } from '../../shared/store/message-changes';
 import { messageCounters } from '../../shared/store/message-keys';
@@ -14,13 +15,29 @@ import { messageCounters } from '../../shared/store/message-keys';
  * counter (`MESSAGES#TEXT#<hash>`) and without `textCounted`.
  */
 export async function sendBeforeTextCounts(store: Store, message: Message): Promise<void> {
-  await createCampaignOf(store, message);
-  const { item, op } = messageCreation(message, { status: 'NEW', deferred: false });
-  const { textCounted: _, ...before } = item;
   const text = messageCounters.text(message.accountId, message.text);
+  await sendWithout(store, message, { status: 'NEW', deferred: false }, 'textCounted', (counters) =>
+    counters.filter(({ key }) => key.sk !== text.sk),
+  );
+}
+
+/**
+ * A message and its campaign as a version before one of its counters wrote them: its item
+ * without that counter's `flag`, counted in what `before` leaves of its creation's counters.
+ */
+export async function sendWithout(
+  store: Store,
+  message: Message,
+  campaign: CampaignState,
+  flag: string,
+  before: (counters: CounterAdd[]) => CounterAdd[],
+): Promise<void> {
+  await createCampaignOf(store, message);
+  const { item, op } = messageCreation(message, campaign);
+  const { [flag]: _, ...stored } = item;
   const counted = new CountedWrites(store, () => ulid());
-  const marked = counted.mark({ counters: op.counters.filter(({ key }) => key.sk !== text.sk) });
-  await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...before, ...marked.set } }));
+  const marked = counted.mark({ counters: before(op.counters) });
+  await store.db.send(new PutCommand({ TableName: store.tableName, Item: { ...stored, ...marked.set } }));
   await counted.finish(keys.message(message.id), marked);
 }
 
