@@ -13,7 +13,7 @@ import { linkCounts } from './link-counts';
 import { entryId, type Flags, flagsMatching, LINK_SCHEMA, linkPartition, onceEach, SORT_INDEX, tieRangeOfKey } from './link-keys';
 import { LinkMonthClicks } from './link-month-clicks';
 import { LinkSearch } from './link-search';
-import { compareSortValues } from './sort-order';
+import { countBefore, readSpan, unsafeBound } from './link-spans';
 import { sortKeyNamed } from './table';
 
 /** The planner's figures: tests move them to drive every path on small data. */
@@ -183,37 +183,18 @@ export class LinkLists {
     const lastRun = tail && tieRangeOfKey(first.field, tail[sortKey]);
     if (rest.length === 0 || !firstRun || !lastRun) return this.links(entries.map(entryId));
     const span: [SortValue, SortValue] = forward ? [firstRun[0], lastRun[1]] : [lastRun[0], firstRun[1]];
-    const earlier = ranges.map((range) => ({ ...range, sk: forward ? { to: below(firstRun[0]) } : { from: above(firstRun[1]) } }));
+    const start = forward ? firstRun[0] : firstRun[1];
+    const earlier = ranges.map((range) => ({ ...range, sk: forward ? { to: below(start) } : { from: above(start) } }));
     // Counted in one merged read when a link may be in two ranges: a count per range would count it twice.
     const once = page.distinct ? onceEach(page.keep) : undefined;
-    let before = once ? 0 : await countRanges(this.store, earlier, page.keep);
-    if (once) for await (const entry of scanRanges(this.store, earlier, forward)) before += once(entry) ? 1 : 0;
-    const runs = await this.#span(ranges, span, forward, keeping());
+    const before = unsafeBound(start)
+      ? await countBefore(this.store, ranges, start, forward, once ?? page.keep)
+      : once
+        ? await countBefore(this.store, earlier, undefined, forward, once)
+        : await countRanges(this.store, earlier, page.keep);
+    const runs = await readSpan(this.store, ranges, span, forward, keeping());
     const links = (await this.links(runs.map(entryId))).sort(compareLinks(order));
     return links.slice(page.offset - before, page.offset - before + page.take);
-  }
-
-  /** Every entry of `ranges` whose sort key lies in `span`, in order. */
-  async #span(ranges: IndexRange[], span: [SortValue, SortValue], forward: boolean, keep?: (entry: Entry) => boolean): Promise<Entry[]> {
-    const [low, high] = span;
-    // dynalite checks BETWEEN's bounds in UTF-16 order, DynamoDB orders by UTF-8 bytes: where
-    // the two disagree (U+E000..U+FFFF against characters beyond U+FFFF) one bound and a stop.
-    if (typeof low !== 'string' || low <= String(high)) {
-      const { entries } = await readMerged(
-        this.store,
-        ranges.map((range) => ({ ...range, sk: { between: span } })),
-        { forward, skip: 0, take: Number.MAX_SAFE_INTEGER, ...(keep ? { keep } : {}) },
-      );
-      return entries;
-    }
-    const sortKey = sortKeyNamed(ranges[0]?.index ?? '');
-    const entries: Entry[] = [];
-    const bounded = ranges.map((range) => ({ ...range, sk: forward ? { from: low } : { to: high } }));
-    for await (const entry of scanRanges(this.store, bounded, forward)) {
-      if (compareSortValues(entry[sortKey], forward ? high : low) * (forward ? 1 : -1) > 0) break;
-      if (!keep || keep(entry)) entries.push(entry);
-    }
-    return entries;
   }
 
   /** The page of the links in `ranges` by the whole order, keeping only the best offset + take in memory. */

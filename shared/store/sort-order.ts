@@ -15,3 +15,11 @@ export function compareText(a: string, b: string): number {
   if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
   return a < b ? -1 : 1;
 }
+
+/** The longest start two strings share, not ending inside a surrogate pair. */
+export function commonStart(a: string, b: string): string {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  if (n > 0 && /[\uD800-\uDBFF]/.test(a[n - 1] ?? '')) n--;
+  return a.slice(0, n);
+}
