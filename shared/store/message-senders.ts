@@ -1,5 +1,9 @@
+import type { MessageStatus } from '../domain/message-status';
 import type { Store } from './client';
-import { messageCounters } from './message-keys';
+import type { CountedWrites } from './counted-writes';
+import { countByHours } from './hour-counts';
+import { countRanges, type IndexRange } from './index-reader';
+import { messageCounters, senderDaySk } from './message-keys';
 import { queryAll } from './query';
 
 /**
@@ -17,4 +21,27 @@ export async function accountSenders(store: Store, accountId: number): Promise<s
     ConsistentRead: true,
   });
   return items.map((item) => String(item.sk).slice(prefix.length));
+}
+
+/**
+ * A sender's messages created in [from, to] (with `status` now, when given): whole hours from
+ * the sender's day items (`h<HH>`, or `h<HH>#st#<status>`), the edges from `edge`, the
+ * caller's index range of that sender (and status) within a part of an hour (countByHours).
+ */
+export function senderCreatedCount(
+  store: Store,
+  counted: CountedWrites,
+  accountId: number,
+  sender: string,
+  edge: (from: Date, to: Date) => IndexRange,
+  { status, from, to }: { status?: MessageStatus | undefined; from?: Date | undefined; to?: Date | undefined },
+): Promise<number> {
+  return countByHours(counted, {
+    pk: messageCounters.all(accountId).pk,
+    daySk: (day) => senderDaySk(sender, day),
+    cells: (hour) => [status === undefined ? messageCounters.hourCell(hour) : messageCounters.hourStatusCell(hour, status)],
+    ...(from && { from }),
+    ...(to && { to }),
+    countEdge: (edgeFrom, edgeTo) => countRanges(store, [edge(edgeFrom, edgeTo)]),
+  });
 }

@@ -5,8 +5,9 @@ import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
 import { countByHours } from './hour-counts';
 import { countRanges, type Entry, entriesFor, type IndexRange, readPage, scanRanges } from './index-reader';
-import { messageCounters, messageRanges, senderDaySk, statusOfKey } from './message-keys';
+import { messageCounters, messageRanges, statusOfKey } from './message-keys';
 import { earliest, latest, messagesOfEntries, onlyCriteria } from './message-list-entries';
+import { senderCreatedCount } from './message-senders';
 import type { MessageTimeRanges } from './message-time-ranges';
 import { migrationCompleted } from './migration-progress';
 
@@ -84,7 +85,18 @@ export class MessageStatusTimes {
     const sender = query.from;
     const total = await (sender === undefined
       ? this.#total(accountId, kind, status, from, to)
-      : this.#senderTotal(accountId, sender, status, from, to));
+      : senderCreatedCount(
+          this.store,
+          this.counted,
+          accountId,
+          sender,
+          (a, b) => ofSender(messageRanges.statusCreated(accountId, status, a, b), sender),
+          {
+            status,
+            from,
+            to,
+          },
+        ));
     const take = Math.min(pageSize, total - offset);
     if (take <= 0) return { listing: { items: [], totalItemCount: total }, way: kind === 'C' ? 'created' : 'status' };
     const listing = (messages: Message[]): MessageListing => ({ items: messages.map((message) => ({ message })), totalItemCount: total });
@@ -125,18 +137,6 @@ export class MessageStatusTimes {
       ...(to && { to }),
       // Part of one hour, or the hour's cell less the rest of it (hour-counts.ts).
       countEdge: edge,
-    });
-  }
-
-  /** A sender's messages created in the range with that status: its day items' cells of the status, the edges from gsi10's entries of the sender. */
-  #senderTotal(accountId: number, sender: string, status: MessageStatus, from?: Date, to?: Date): Promise<number> {
-    return countByHours(this.counted, {
-      pk: messageCounters.all(accountId).pk,
-      daySk: (day) => senderDaySk(sender, day),
-      cells: (hour) => [messageCounters.hourStatusCell(hour, status)],
-      ...(from && { from }),
-      ...(to && { to }),
-      countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [ofSender(messageRanges.statusCreated(accountId, status, edgeFrom, edgeTo), sender)]),
     });
   }
 

@@ -3,13 +3,12 @@ import { MESSAGE_STATUSES } from '../domain/message-status';
 import { MAX_SEGMENTS } from '../domain/segments';
 import type { Store } from './client';
 import type { CountedWrites } from './counted-writes';
-import { countByHours } from './hour-counts';
 import { instantCondition } from './index-query';
 import { countRanges, type Entry, type IndexRange, readMerged, readPage } from './index-reader';
 import { sortRange } from './message-combos';
-import { messageCounters, messageRanges, senderDaySk, sortValueOfKey } from './message-keys';
+import { messageCounters, messageRanges, sortValueOfKey } from './message-keys';
 import { messagesOfEntries, onlyCriteria, textDriver } from './message-list-entries';
-import { accountSenders } from './message-senders';
+import { accountSenders, senderCreatedCount } from './message-senders';
 import { migrationCompleted } from './migration-progress';
 
 /**
@@ -98,7 +97,17 @@ export class MessageTimeCriteria {
       criterion === 'campaignStatus' && rangeTotal
         ? await this.#statusTotal(accountId, query, ranges, rangeTotal)
         : criterion === 'from' && query.from !== undefined && (await this.#countsComplete())
-          ? await this.#senderTotal(accountId, query.from, query.campaignCreatedFrom, query.campaignCreatedTo)
+          ? await senderCreatedCount(
+              this.store,
+              this.counted,
+              accountId,
+              query.from,
+              (a, b) => labelled(messageRanges.from(accountId, query.from), a, b),
+              {
+                from: query.campaignCreatedFrom,
+                to: query.campaignCreatedTo,
+              },
+            )
           : await countRanges(this.store, ranges);
     const forward = query.sort[0]?.direction === 'ASC';
     const entries = await readPage(this.store, ranges, { forward, offset, take: pageSize, total });
@@ -231,23 +240,6 @@ export class MessageTimeCriteria {
       ),
     ]);
     return all - besides;
-  }
-
-  /**
-   * A sender's messages created in [from, to]: whole hours from its day items (a cell per
-   * hour of creation, one Query over the range's days), the edge hours from gsi9's entries of
-   * the sender in them (or the hour's cell less the rest: countByHours), not a COUNT of
-   * every match in the range.
-   */
-  #senderTotal(accountId: number, sender: string, from?: Date, to?: Date): Promise<number> {
-    return countByHours(this.counted, {
-      pk: messageCounters.all(accountId).pk,
-      daySk: (day) => senderDaySk(sender, day),
-      cells: (hour) => [messageCounters.hourCell(hour)],
-      ...(from && { from }),
-      ...(to && { to }),
-      countEdge: (edgeFrom, edgeTo) => countRanges(this.store, [labelled(messageRanges.from(accountId, sender), edgeFrom, edgeTo)]),
-    });
   }
 
   async #countsComplete(): Promise<boolean> {
