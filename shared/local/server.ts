@@ -6,6 +6,7 @@ import { MAX_BODY_BYTES } from '../api/middleware/transport';
 import { resolveOperation } from '../api/routes';
 import type { ServerSettings } from '../config';
 import { KANNEL_REPORT_PATH } from '../sms/kannel';
+import { answerClientError } from './client-errors';
 import { limitConnectionsPerAddress } from './connection-limit';
 import type { Health } from './health';
 import { headlines, toEvent } from './http-event';
@@ -71,6 +72,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     },
   );
   server.maxConnections = options.maxConnections;
+  server.on('clientError', answerClientError);
   if (options.maxConnectionsPerIp > 0) limitConnectionsPerAddress(server, options.maxConnectionsPerIp);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { type Envelope, failure, startService, type TestService } from '../support/local-service';
 
 /**
@@ -168,5 +169,52 @@ describe('malformed requests', () => {
     expect((await service.api('Link/Get', key, { id: String(linkId) })).data.comment).toBe('100%');
     // Put the fixture back as it was for the other tests.
     await service.api('Link/Update', key, { id: String(linkId), 'data[comment]': '', 'data[expirationDate]': '2031-01-01' });
+  });
+
+  describe('raw bytes outside ASCII in the request line (text a client did not percent-encode)', () => {
+    /** Writes the bytes on a connection of its own (left open, as a client awaiting its answers does) and returns all it received until the server closed it. */
+    const exchange = (request: Buffer): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const { hostname, port } = new URL(service.baseUrl);
+        const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(request));
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      });
+    const apiLine = (query: string) => Buffer.from(`GET /service/Message/SendSmsMessage?api=v1&apiKey=${key}&${query} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const messages = async () => (await service.api('Message/List', key, {})).data.totalItemCount;
+
+    it('answers an API call with HTTP 200 and code 12 saying how to encode it, and sends nothing', async () => {
+      const before = await messages();
+      const answer = await exchange(apiLine('output=json&recipient=%2B998901234567&text=Привет'));
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(head.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+      expect(JSON.parse(body)).toEqual({ code: 12, data: null, message: expect.stringMatching(/percent-encoded.*%D0%9F/) });
+      expect(await messages()).toBe(before);
+    });
+
+    it('answers in XML when the line asks for it', async () => {
+      const answer = await exchange(apiLine('recipient=%2B998901234567&text=Привет&output=xml'));
+      expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answer.toLowerCase()).toContain('content-type: application/xml; charset=utf-8');
+      expect(answer).toMatch(/<code>12<\/code>/);
+    });
+
+    it('answers the requests pipelined before it as usual', async () => {
+      const first = Buffer.from(`GET /service/Link/Get?output=json&api=v1&apiKey=${key}&id=${linkId} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const answer = await exchange(Buffer.concat([first, apiLine('output=json&text=Привет')]));
+      const bodies = answer.split(/HTTP\/1\.1 /).slice(1);
+      expect(bodies).toHaveLength(2);
+      expect(bodies[0]).toMatch(/^200 OK/);
+      expect(bodies[0]).toContain('"fullLink":"https://example.com/fixture"');
+      expect(bodies[1]).toMatch(/^200 OK[\s\S]*"code":12/);
+    });
+
+    it('answers another path as Node does: 400, the connection closed', async () => {
+      const answer = await exchange(Buffer.from('GET /привет HTTP/1.1\r\nHost: x\r\n\r\n'));
+      expect(answer).toBe('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    });
   });
 });
