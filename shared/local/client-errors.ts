@@ -19,11 +19,20 @@ export function answerClientError(error: ParseError, socket: Socket): void {
   }
   const unencoded = error.code === 'HPE_INVALID_URL' ? unencodedApiRequest(error) : undefined;
   if (!unencoded) {
-    socket.end(`HTTP/1.1 ${NODE_ANSWERS[error.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
+    closeWith(socket, `HTTP/1.1 ${NODE_ANSWERS[error.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
     return;
   }
   // Requests read before it on the connection (pipelined) are answered first, in order.
-  afterInFlight(socket, () => socket.end(envelopeAnswer(unencoded)));
+  afterInFlight(socket, () => closeWith(socket, envelopeAnswer(unencoded)));
+}
+
+/** How long a connection answered here may stay half-closed before it is closed outright. */
+const LINGER_MS = 5_000;
+
+/** Sends the answer and closes the connection: at once once the client closes its side, within LINGER_MS if it does not (a slow-loris keeps nothing open). */
+function closeWith(socket: Socket, answer: string | Buffer): void {
+  socket.end(answer);
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 type Connection = Socket & { _httpMessage?: ServerResponse | null };
