@@ -12,18 +12,16 @@ import { RESULT_CODE } from '../api/result-codes';
  * what Node itself answers (400, 408 for a request that took too long, 431, 413).
  */
 export function answerClientError(error: ParseError, socket: Socket): void {
-  // A response already under way on this connection: writing now would corrupt it.
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight(socket)?.headersSent) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
   }
   const unencoded = error.code === 'HPE_INVALID_URL' ? unencodedApiRequest(error) : undefined;
-  if (!unencoded) {
-    closeWith(socket, `HTTP/1.1 ${NODE_ANSWERS[error.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
-    return;
-  }
   // Requests read before it on the connection (pipelined) are answered first, in order.
-  afterInFlight(socket, () => closeWith(socket, envelopeAnswer(unencoded)));
+  if (unencoded) afterInFlight(socket, () => closeWith(socket, envelopeAnswer(unencoded)));
+  // As Node does: a response already under way on this connection would be corrupted by another.
+  else if (inFlight(socket)?.headersSent) socket.destroy();
+  else closeWith(socket, `HTTP/1.1 ${NODE_ANSWERS[error.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`);
 }
 
 /** How long a connection answered here may stay half-closed before it is closed outright. */
